@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// SchemaID is the value of Result.Schema.
+const SchemaID = "benchbook.result/1"
+
+// Result is one run of the measurement protocol on one kernel: everything that
+// can change its numbers, and every sample behind every figure. Its JSON form is
+// the MIME entry application/vnd.benchbook.result+json.
+type Result struct {
+	Schema      string       `json:"schema"`
+	Kernel      Kernel       `json:"kernel"`
+	Protocol    Protocol     `json:"protocol"`
+	Conditions  Conditions   `json:"conditions"`
+	Variants    []Variant    `json:"variants"`
+	Comparisons []Comparison `json:"comparisons"`
+	AA          AA           `json:"aa"`
+	Findings    []Finding    `json:"findings"`
+	Prediction  *Prediction  `json:"prediction,omitempty"`
+	// Partial is set when the run was interrupted or a process failed:
+	// the samples are what had been measured by then.
+	Partial bool   `json:"partial,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Phases are the protocol's named steps in the order they ran.
+	Phases []Phase `json:"phases,omitempty"`
+	// RawFile is where the raw samples were written before anything was shown.
+	RawFile string `json:"raw_file,omitempty"`
+}
+
+// Kernel identifies the built benchmark kernel.
+type Kernel struct {
+	Name         string   `json:"name"`
+	Lang         string   `json:"lang"` // "c" or "go"
+	Compiler     string   `json:"compiler"`
+	Flags        []string `json:"flags"`
+	SourceSHA256 string   `json:"source_sha256"`
+	BinarySHA256 string   `json:"binary_sha256"`
+}
+
+// Protocol is the run's settings, as given and as defaulted.
+type Protocol struct {
+	Reps     int      `json:"reps"`
+	Runs     int      `json:"runs"`
+	SettleMS float64  `json:"settle_ms"`
+	Warmup   int      `json:"warmup"`
+	Pin      *int     `json:"pin"`
+	Load     int      `json:"load"`
+	Elements *int64   `json:"elements"`
+	Variants []string `json:"variants,omitempty"` // measured, in round-robin order
+	Fresh    []string `json:"fresh,omitempty"`    // variants with a fresh-process series
+	Quick    bool     `json:"quick,omitempty"`
+	Timeout  string   `json:"timeout,omitempty"`
+	// Bootstrap settings, so that every interval can be recomputed.
+	BootstrapResamples int     `json:"bootstrap_resamples"`
+	BootstrapSeed      uint64  `json:"bootstrap_seed"`
+	Alpha              float64 `json:"alpha"`
+}
+
+// Clock is what the harness measured of its own clock.
+type Clock struct {
+	ResolutionNS float64 `json:"resolution_ns"` // smallest non-zero step seen
+	ReadCostNS   float64 `json:"read_cost_ns"`  // mean cost of one read
+	Source       string  `json:"source,omitempty"`
+}
+
+// Conditions are the machine and its state around the run.
+type Conditions struct {
+	Machine machine.Description `json:"machine"`
+	Clock   Clock               `json:"clock"`
+	Before  machine.Moment      `json:"before"`
+	After   machine.Moment      `json:"after"`
+	During  *machine.During     `json:"during,omitempty"`
+}
+
+// Samples is one series: raw samples in nanoseconds per pass, in the order
+// they were taken, and the summary computed from them alone.
+type Samples struct {
+	SamplesNS []float64     `json:"samples_ns"`
+	Summary   stats.Summary `json:"summary"`
+}
+
+// Cold is the cold series: the first pass of each fresh process, with its
+// minor page faults, beside the one cold pass of the in-process series.
+type Cold struct {
+	Samples
+	MinFlt            []int64  `json:"minflt"`
+	InProcessColdNS   *float64 `json:"in_process_cold_ns"`
+	InProcessMinFlt   *int64   `json:"in_process_minflt,omitempty"`
+	WarmMinFltPerPass *float64 `json:"warm_minflt_per_pass,omitempty"`
+}
+
+// Series holds a variant's series. Interleaved is Part 1 (round robin in one
+// process); InProcess and Fresh are Part 2; Cold is Part 3.
+type Series struct {
+	Interleaved *Samples `json:"interleaved"`
+	InProcess   *Samples `json:"in_process,omitempty"`
+	Fresh       *Samples `json:"fresh,omitempty"`
+	Cold        *Cold    `json:"cold,omitempty"`
+}
+
+// Checksum is the consumed result of a variant checked against its expected value.
+type Checksum struct {
+	Got    float64 `json:"got"`
+	Want   float64 `json:"want"`
+	Passes int     `json:"passes"`
+	OK     bool    `json:"ok"`
+}
+
+// Variant is one BENCH variant of the kernel.
+type Variant struct {
+	Name     string    `json:"name"`
+	Asm      string    `json:"asm"`
+	Dead     bool      `json:"dead"`
+	Batch    int       `json:"batch"`
+	Checksum *Checksum `json:"checksum"`
+	Series   Series    `json:"series"`
+}
+
+// Comparison is the ratio of medians of a over b in one series, with its
+// bootstrap interval and the Mann-Whitney U test.
+type Comparison struct {
+	A           string  `json:"a"`
+	B           string  `json:"b"`
+	Series      string  `json:"series"`
+	Ratio       float64 `json:"ratio"`
+	CILow       float64 `json:"ci_low"`
+	CIHigh      float64 `json:"ci_high"`
+	PValue      float64 `json:"p_value"`
+	Significant bool    `json:"significant"`
+	Paired      bool    `json:"paired"`
+}
+
+// AA is the A/A control: one live variant run twice in the round robin. The
+// ratio of the two copies is the floor of what this run can resolve.
+type AA struct {
+	Variant   string    `json:"variant"`
+	Ratio     float64   `json:"ratio"`
+	CILow     float64   `json:"ci_low"`
+	CIHigh    float64   `json:"ci_high"`
+	PValue    float64   `json:"p_value"`
+	SamplesNS []float64 `json:"samples_ns"` // the second copy's samples
+}
+
+// Finding is one thing the run found, in words made from its numbers.
+type Finding struct {
+	Kind    string  `json:"kind"`
+	Variant *string `json:"variant"`
+	Text    string  `json:"text"`
+}
+
+// Prediction is written down before the run and judged after it.
+type Prediction struct {
+	Text     string   `json:"text"`
+	A        string   `json:"a"`
+	B        string   `json:"b"`
+	Op       string   `json:"op"`
+	Value    float64  `json:"value"`
+	Observed *float64 `json:"observed"`
+	Held     *bool    `json:"held"`
+}
+
+// Phase is one named step of the protocol, as it ran.
+type Phase struct {
+	Name    string  `json:"name"`
+	Process string  `json:"process,omitempty"`
+	Ms      float64 `json:"ms"`
+}
