@@ -141,6 +141,8 @@ static void pin(int cpu) {
 
 /* clock_stats: the smallest non-zero step of the clock and the mean cost of
  * one read, measured over n back-to-back reads. */
+static double read_cost_ns_;
+
 static void clock_stats(void) {
   const int n = 200000;
   int64_t prev = now_ns(), start = prev, step = 0;
@@ -149,8 +151,9 @@ static void clock_stats(void) {
     if (t != prev && (step == 0 || t - prev < step)) step = t - prev;
     prev = t;
   }
+  read_cost_ns_ = (double)(prev - start) / n;
   record("clock resolution_ns=%lld read_cost_ns=%.3f reads=%d source=clock_gettime(CLOCK_MONOTONIC)",
-         (long long)step, (double)(prev - start) / n, n);
+         (long long)step, read_cost_ns_, n);
 }
 
 static void cold(const char *name) {
@@ -198,8 +201,8 @@ static int64_t predict_k(int64_t goal, int64_t prev_k, int64_t prev_ns, int64_t 
   return k;
 }
 
-/* calibrate picks, for each slot whose single pass is shorter than goal ns,
- * the batch size k whose batch takes at least goal ns. */
+/* calibrate picks, for each slot whose single pass is shorter than goal ns
+ * (a number of clock reads), the batch size k whose batch takes at least goal. */
 static void calibrate(int64_t goal) {
   for (int s = 0; s < nslots_; s++) {
     int64_t k = 1, ns = variants_[slots_[s].variant].once();
@@ -208,8 +211,8 @@ static void calibrate(int64_t goal) {
       ns = variants_[slots_[s].variant].batch(k);
     }
     slots_[s].k = k;
-    record("batch slot=%d variant=%s k=%lld ns=%lld", s, variants_[slots_[s].variant].name, (long long)k,
-           (long long)ns);
+    record("batch slot=%d variant=%s k=%lld ns=%lld goal_ns=%lld", s, variants_[slots_[s].variant].name,
+           (long long)k, (long long)ns, (long long)goal);
   }
 }
 
@@ -259,7 +262,7 @@ int main(int argc, char **argv) {
   char *slot_list = NULL, *batch_list = NULL;
   int pin_cpu = -1, warm = 1, rounds = 0, want_clock = 0;
   double settle_ms = 100;
-  int64_t calib = 0;
+  double calib_reads = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -274,7 +277,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-settle-ms") == 0) settle_ms = atof(val);
     else if (strcmp(a, "-warmup") == 0) warm = atoi(val);
     else if (strcmp(a, "-rounds") == 0) rounds = atoi(val);
-    else if (strcmp(a, "-calibrate-ns") == 0) calib = atoll(val);
+    else if (strcmp(a, "-calibrate-reads") == 0) calib_reads = atof(val);
     else fail("unknown option ", a);
   }
   if (out) {
@@ -294,7 +297,10 @@ int main(int argc, char **argv) {
   run_setup();
   settle(settle_ms);
   warmup(warm);
-  if (calib > 0) calibrate(calib);
+  if (calib_reads > 0) {
+    if (!want_clock) clock_stats();
+    calibrate((int64_t)(calib_reads * read_cost_ns_) + 1);
+  }
   measure(rounds);
   record("done");
   return 0;

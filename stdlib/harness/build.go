@@ -1,0 +1,307 @@
+package harness
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/benchbook/benchbook/stdlib/asm"
+)
+
+// Spec is a native kernel as a cell defines it.
+type Spec struct {
+	Name  string   // kernel name from the magic line
+	Lang  string   // "c" or "go"
+	Code  string   // the cell without its magic line
+	Line  int      // the cell line of Code's first line (2 when the magic is line 1)
+	Label string   // how messages name the cell, e.g. "Cell[3]"
+	Flags []string // compiler flags; nil means the defaults
+	// CacheDir holds built kernels, keyed by a hash of everything that goes
+	// into the binary; "" means DefaultCacheDir().
+	CacheDir string
+}
+
+// DefaultFlags are the flags a kernel is built with when its magic line gives none.
+func DefaultFlags(lang string) []string {
+	if lang == "c" {
+		return []string{"-std=c11", "-O2"}
+	}
+	return []string{}
+}
+
+// Variant is one timed function of a built kernel.
+type Variant struct {
+	Name     string       `json:"name"`
+	Line     int          `json:"line"`    // cell line of its BENCH or func
+	Symbol   string       `json:"symbol"`  // the timed function in the binary
+	Asm      string       `json:"asm"`     // its disassembly
+	Callees  []string     `json:"callees"` // disassembly of functions its region calls (not inlined)
+	Dead     bool         `json:"dead"`    // the region between the clock reads holds no work
+	Hollow   bool         `json:"hollow"`  // the region holds only a counting loop
+	Finding  string       `json:"finding"` // what the region holds, in words
+	Analysis asm.Analysis `json:"analysis"`
+}
+
+// Kernel is a built kernel: where its binary is and what its timed code is.
+type Kernel struct {
+	Name         string    `json:"name"`
+	Lang         string    `json:"lang"`
+	Compiler     string    `json:"compiler"` // first line of its --version / go version
+	CompilerPath string    `json:"compiler_path"`
+	Flags        []string  `json:"flags"`
+	SourceSHA256 string    `json:"source_sha256"`
+	BinarySHA256 string    `json:"binary_sha256"`
+	Key          string    `json:"key"`
+	Binary       string    `json:"binary"`
+	Cached       bool      `json:"cached"`
+	BuildMS      float64   `json:"build_ms"`
+	Setup        bool      `json:"setup"`
+	Variants     []Variant `json:"variants"`
+	Warnings     string    `json:"warnings,omitempty"` // compiler output of a successful build
+	Disassembler string    `json:"disassembler"`
+	Source       string    `json:"source"`
+	Label        string    `json:"label"`
+}
+
+// Variant returns the variant named name.
+func (k *Kernel) Variant(name string) (*Variant, bool) {
+	for i := range k.Variants {
+		if k.Variants[i].Name == name {
+			return &k.Variants[i], true
+		}
+	}
+	return nil, false
+}
+
+// Names returns the variant names in definition order.
+func (k *Kernel) Names() []string {
+	names := make([]string, len(k.Variants))
+	for i, v := range k.Variants {
+		names[i] = v.Name
+	}
+	return names
+}
+
+// DefaultCacheDir is $BENCHBOOK_CACHE, else the user cache dir's benchbook folder.
+func DefaultCacheDir() string {
+	if d := os.Getenv("BENCHBOOK_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "benchbook")
+	}
+	return filepath.Join(os.TempDir(), "benchbook-cache")
+}
+
+// Error is a build that failed: where and why, in the cell's own terms.
+type Error struct {
+	Stage   string // "magic", "source", "toolchain", "compile", "flags", "disassemble"
+	Message string
+	Line    int // cell line, 0 when unknown
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// toolchain is one language's way to build and disassemble.
+type toolchain interface {
+	identity(ctx context.Context) (compiler, path string, err error)
+	prepare(spec Spec, dir string) ([]Variant, bool, error) // variants (names, lines, symbols) and whether there is a setup
+	compile(ctx context.Context, spec Spec, flags []string, dir, out string) (warnings string, err error)
+	disassemble(ctx context.Context, binary string) (funcs map[string]asm.Func, tool string, err error)
+}
+
+func toolchainFor(lang string) (toolchain, error) {
+	switch lang {
+	case "c":
+		return cToolchain{}, nil
+	case "go":
+		return goToolchain{}, nil
+	}
+	return nil, &Error{Stage: "magic", Message: fmt.Sprintf("unknown language %q: want c or go", lang)}
+}
+
+// Build builds spec natively, or takes it from the cache when nothing that
+// goes into the binary changed, and analyses the assembly of every variant.
+func Build(ctx context.Context, spec Spec) (*Kernel, error) {
+	tc, err := toolchainFor(spec.Lang)
+	if err != nil {
+		return nil, err
+	}
+	flags := spec.Flags
+	if flags == nil {
+		flags = DefaultFlags(spec.Lang)
+	}
+	compiler, path, err := tc.identity(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := cacheKey(spec, flags, compiler, path)
+	cacheDir := spec.CacheDir
+	if cacheDir == "" {
+		cacheDir = DefaultCacheDir()
+	}
+	entry := filepath.Join(cacheDir, "build", key)
+	if k, ok := loadCached(entry); ok {
+		k.Name, k.Label, k.Cached, k.Source = spec.Name, spec.Label, true, spec.Code
+		return k, nil
+	}
+	start := time.Now()
+	dir, err := os.MkdirTemp("", "benchbook-build-") // 0700: the cell's source stays private
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
+	}
+	defer os.RemoveAll(dir)
+	variants, setup, err := tc.prepare(spec, dir)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, "kernel")
+	warnings, err := tc.compile(ctx, spec, flags, dir, out)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{Name: spec.Name, Lang: spec.Lang, Compiler: compiler, CompilerPath: path, Flags: flags,
+		SourceSHA256: sha256Hex([]byte(spec.Code)), Key: key, Setup: setup, Warnings: warnings,
+		Source: spec.Code, Label: spec.Label, Variants: variants}
+	if k.BinarySHA256, err = fileSHA256(out); err != nil {
+		return nil, err
+	}
+	if err := analyse(ctx, tc, out, k); err != nil {
+		return nil, err
+	}
+	k.BuildMS = float64(time.Since(start).Microseconds()) / 1000
+	if err := store(entry, out, k); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error {
+	funcs, tool, err := tc.disassemble(ctx, binary)
+	if err != nil {
+		return err
+	}
+	k.Disassembler = tool
+	for i := range k.Variants {
+		v := &k.Variants[i]
+		f, ok := funcs[v.Symbol]
+		if !ok {
+			return &Error{Stage: "disassemble", Message: fmt.Sprintf("timed function %s of variant %s not found in the binary", v.Symbol, v.Name), Line: v.Line}
+		}
+		a, err := asm.Analyze(f, false)
+		if err != nil {
+			return &Error{Stage: "disassemble", Message: err.Error(), Line: v.Line}
+		}
+		v.Asm, v.Analysis, v.Dead, v.Hollow, v.Finding = f.Text(), a, a.Dead, a.Hollow, a.Finding
+		for _, c := range a.Calls {
+			if cf, ok := funcs[c]; ok && !strings.HasSuffix(c, "@plt") {
+				v.Callees = append(v.Callees, cf.Text())
+			}
+		}
+	}
+	return nil
+}
+
+func cacheKey(spec Spec, flags []string, compiler, path string) string {
+	h := sha256.New()
+	for _, part := range []string{"lang", spec.Lang, "code", spec.Code, "line", fmt.Sprint(spec.Line),
+		"label", spec.Label, "compiler", compiler, "path", path, "harness", Version(), "env",
+		os.Getenv("CC") + "|" + os.Getenv("GOAMD64") + "|" + os.Getenv("GOARCH")} {
+		fmt.Fprintf(h, "%d:%s;", len(part), part)
+	}
+	for _, f := range flags {
+		fmt.Fprintf(h, "flag %d:%s;", len(f), f)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// loadCached returns the kernel stored in entry if its binary is intact.
+func loadCached(entry string) (*Kernel, bool) {
+	b, err := os.ReadFile(filepath.Join(entry, "build.json"))
+	if err != nil {
+		return nil, false
+	}
+	var k Kernel
+	if json.Unmarshal(b, &k) != nil {
+		return nil, false
+	}
+	k.Binary = filepath.Join(entry, "kernel")
+	if sum, err := fileSHA256(k.Binary); err != nil || sum != k.BinarySHA256 {
+		return nil, false
+	}
+	return &k, true
+}
+
+// store moves the binary and its description into the cache entry atomically:
+// both are written to a temporary folder that is renamed into place.
+func store(entry, binary string, k *Kernel) error {
+	if err := os.MkdirAll(filepath.Dir(entry), 0o700); err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(entry), ".tmp-")
+	if err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	if err := copyFile(binary, filepath.Join(tmp, "kernel"), 0o700); err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	k.Binary = filepath.Join(entry, "kernel")
+	b, err := json.MarshalIndent(k, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "build.json"), b, 0o600); err != nil {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	if err := os.Rename(tmp, entry); err != nil && !errors.Is(err, os.ErrExist) {
+		if _, statErr := os.Stat(filepath.Join(entry, "build.json")); statErr == nil {
+			return nil // another build of the same key won the race
+		}
+		return fmt.Errorf("build cache: %w", err)
+	}
+	return nil
+}
+
+func copyFile(src, dst string, mode os.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

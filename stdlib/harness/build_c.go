@@ -1,0 +1,159 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/asm"
+)
+
+type cToolchain struct{}
+
+// compilerCommand is $CC, else cc.
+func compilerCommand() string {
+	if cc := strings.TrimSpace(os.Getenv("CC")); cc != "" {
+		return cc
+	}
+	return "cc"
+}
+
+func (cToolchain) identity(ctx context.Context) (string, string, error) {
+	cc := compilerCommand()
+	path, err := exec.LookPath(cc)
+	if err != nil {
+		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf(
+			"the C compiler %q is not on PATH: install the Debian package gcc (apt-get install gcc) or set CC", cc)}
+	}
+	out, err := command(ctx, "", path, "--version").Output()
+	if err != nil {
+		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf("%s --version failed: %v", path, err)}
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(first), path, nil
+}
+
+var benchRE = regexp.MustCompile(`\bBENCH\s*\(\s*([^)\s]*)\s*\)`)
+var setupRE = regexp.MustCompile(`\bBENCH_SETUP\s*\(\s*\)`)
+var cIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func (cToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
+	var variants []Variant
+	seen := map[string]int{}
+	setup := false
+	for i, line := range strings.Split(spec.Code, "\n") {
+		code := stripCComment(line)
+		cellLine := spec.Line + i
+		if setupRE.MatchString(code) {
+			setup = true
+		}
+		for _, m := range benchRE.FindAllStringSubmatch(code, -1) {
+			name := m[1]
+			if !cIdentRE.MatchString(name) {
+				return nil, false, &Error{Stage: "source", Line: cellLine, Message: fmt.Sprintf(
+					"BENCH(%s): a variant name must be a C identifier (letters, digits, _)", name)}
+			}
+			if prev, dup := seen[name]; dup {
+				return nil, false, &Error{Stage: "source", Line: cellLine, Message: fmt.Sprintf(
+					"variant %s is defined twice, at lines %d and %d", name, prev, cellLine)}
+			}
+			seen[name] = cellLine
+			variants = append(variants, Variant{Name: name, Line: cellLine, Symbol: "bench_time_" + name})
+		}
+	}
+	if len(variants) == 0 {
+		return nil, false, &Error{Stage: "source", Message: fmt.Sprintf(
+			"kernel %s defines no variant: write BENCH(name) { ... } for each one", spec.Name)}
+	}
+	if err := writeTree("c", dir); err != nil {
+		return nil, false, err
+	}
+	src := fmt.Sprintf("#include \"benchbook.h\"\n#line %d \"%s\"\n%s\n", spec.Line, spec.Label, spec.Code)
+	return variants, setup, os.WriteFile(filepath.Join(dir, "cell.c"), []byte(src), 0o600)
+}
+
+// stripCComment drops a // comment so that BENCH in a comment is not a variant.
+func stripCComment(line string) string {
+	if i := strings.Index(line, "//"); i >= 0 {
+		return line[:i]
+	}
+	return line
+}
+
+var unrecognizedRE = regexp.MustCompile(`(?:unrecognized command[- ]line option|unknown argument|unrecognized option|invalid argument)[^'"‘]*['"‘]([^'"’]+)['"’]`)
+
+func (cToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, out string) (string, error) {
+	_, path, err := cToolchain{}.identity(ctx)
+	if err != nil {
+		return "", err
+	}
+	args := append(append([]string{}, flags...), "-I", dir, "-o", out, filepath.Join(dir, "cell.c"),
+		filepath.Join(dir, "driver.c"), "-lm")
+	cmd := command(ctx, dir, path, args...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err = cmd.Run()
+	msg := tidyCompilerOutput(buf.String(), dir)
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if m := unrecognizedRE.FindStringSubmatch(msg); m != nil {
+			return "", &Error{Stage: "flags", Message: fmt.Sprintf("%s rejected the flag %s:\n%s", filepath.Base(path), m[1], msg)}
+		}
+		return "", &Error{Stage: "compile", Line: firstErrorLine(msg, spec.Label), Message: msg}
+	}
+	return msg, nil
+}
+
+// tidyCompilerOutput makes the compiler's words about the harness read in the
+// cell's terms: bench_body_x is the body of BENCH(x).
+func tidyCompilerOutput(s, dir string) string {
+	s = strings.ReplaceAll(s, dir+string(filepath.Separator), "")
+	s = regexp.MustCompile(`bench_body_([A-Za-z0-9_]+)`).ReplaceAllString(s, "BENCH($1)")
+	return strings.TrimSpace(s)
+}
+
+// firstErrorLine returns the cell line of the first "label:LINE:" in msg.
+func firstErrorLine(msg, label string) int {
+	re := regexp.MustCompile(regexp.QuoteMeta(label) + `:(\d+)(?::\d+)?:\s*(?:fatal )?error`)
+	if m := re.FindStringSubmatch(msg); m != nil {
+		var n int
+		fmt.Sscan(m[1], &n)
+		return n
+	}
+	re = regexp.MustCompile(regexp.QuoteMeta(label) + `:(\d+)`)
+	if m := re.FindStringSubmatch(msg); m != nil {
+		var n int
+		fmt.Sscan(m[1], &n)
+		return n
+	}
+	return 0
+}
+
+func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]asm.Func, string, error) {
+	path, err := exec.LookPath("objdump")
+	if err != nil {
+		return nil, "", &Error{Stage: "toolchain", Message: "objdump is not on PATH: install the Debian package binutils (apt-get install binutils)"}
+	}
+	out, err := command(ctx, "", path, "-d", "--no-show-raw-insn", binary).Output()
+	if err != nil {
+		return nil, "", &Error{Stage: "disassemble", Message: fmt.Sprintf("objdump -d failed: %v", err)}
+	}
+	funcs, err := asm.All(bytes.NewReader(out), asm.GNU)
+	return funcs, "objdump -d --no-show-raw-insn", err
+}
+
+// command is exec.CommandContext with the C locale, so that tool output has
+// plain ASCII quotes and English words the parsers expect.
+func command(ctx context.Context, dir, path string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
+	return cmd
+}

@@ -1,0 +1,56 @@
+// Package bench is the harness linked into every %%go benchmark kernel. The
+// kernel's variants are funcs BenchXxx(); benchbook generates for each a timed
+// function that calls it between exactly two reads of the monotonic clock, so
+// the compiler is free to inline the body and delete work whose result is
+// unused. Sink and Checksum consume a result; Main is the driver that the
+// benchbook protocol runs.
+package bench
+
+import (
+	_ "unsafe" // for go:linkname
+)
+
+// Version is the harness version; it is part of every build's cache key.
+const Version = 1
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// Now reads the runtime's monotonic clock (clock_gettime(CLOCK_MONOTONIC) on
+// Linux, through the vDSO), in nanoseconds.
+func Now() int64 { return nanotime() }
+
+// Number is any integer or floating-point type.
+type Number interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr |
+		~float32 | ~float64
+}
+
+// sinkF is written by Sink. The compiler does not remove stores to package
+// variables, so the value stored must be computed.
+var sinkF float64
+
+// Sink consumes x: it stores it where the compiler cannot prove nobody reads it.
+func Sink[T Number](x T) { sinkF = float64(x) }
+
+// checksum is written by Checksum and read by the driver around each pass.
+var checksum struct {
+	sum, want float64
+	used      bool
+}
+
+// Checksum adds x to the variant's checksum; the driver compares the total
+// over the measured passes with want times their count.
+func Checksum[T, W Number](x T, want W) {
+	checksum.sum += float64(x)
+	checksum.want = float64(want)
+	checksum.used = true
+}
+
+// Variant is one BenchXxx func as the generated main hands it to Main.
+type Variant struct {
+	Name  string
+	Line  int
+	Once  func() int64        // one pass between two clock reads, in ns
+	Batch func(k int64) int64 // k passes between two clock reads, in ns
+}

@@ -1,0 +1,300 @@
+package bench
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// Main runs the passes the benchbook protocol asks for (see the C driver:
+// both write the same records, one line each, to the file named by -out).
+func Main(variants []Variant, setup func()) {
+	if len(os.Args) < 2 || os.Args[1] == "list" {
+		for _, v := range variants {
+			fmt.Printf("variant %s %d\n", v.Name, v.Line)
+		}
+		n := 0
+		if setup != nil {
+			n = 1
+		}
+		fmt.Printf("setup %d\n", n)
+		return
+	}
+	d := &driver{variants: variants, setup: setup, out: os.Stdout}
+	if err := d.run(os.Args[1:]); err != nil {
+		d.record("error msg=%s", err)
+		fmt.Fprintf(os.Stderr, "benchbook driver: %v\n", err)
+		os.Exit(2)
+	}
+}
+
+type slot struct {
+	v             *Variant
+	k             int64
+	csGot, csWant float64
+	csPasses      int64
+	csUsed        bool
+}
+
+type driver struct {
+	variants []Variant
+	setup    func()
+	out      *os.File
+	slots    []*slot
+	readCost float64
+}
+
+func (d *driver) record(format string, args ...any) {
+	line := fmt.Sprintf(format, args...) + "\n"
+	_, _ = d.out.WriteString(line) // one write(2) per record: lines never interleave
+}
+
+func (d *driver) run(args []string) error {
+	if args[0] != "run" {
+		return fmt.Errorf("usage: list | run -out FILE -slots a,b [options]")
+	}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	out := fs.String("out", "", "append records to this file")
+	slots := fs.String("slots", "", "variants in round-robin order")
+	batch := fs.String("batch", "", "passes per timed sample, per slot")
+	cold := fs.String("cold", "", "variant of the cold pass")
+	pin := fs.Int("pin", -1, "CPU to pin every thread to")
+	settleMS := fs.Float64("settle-ms", 100, "settle time")
+	warm := fs.Int("warmup", 1, "discarded passes per slot")
+	rounds := fs.Int("rounds", 0, "measured rounds")
+	calib := fs.Float64("calibrate-reads", 0, "calibrate batches to this many clock reads")
+	clock := fs.Bool("clock", false, "measure the clock")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *out != "" {
+		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return fmt.Errorf("cannot open -out file: %w", err)
+		}
+		d.out = f
+	}
+	d.record("start lang=go pid=%d harness=%d", os.Getpid(), Version)
+	if err := d.parseSlots(*slots, *batch); err != nil {
+		return err
+	}
+	if *pin >= 0 {
+		if err := pinAll(*pin); err != nil {
+			return err
+		}
+		d.record("pinned cpu=%d", *pin)
+	}
+	if *cold != "" {
+		if err := d.cold(*cold); err != nil {
+			return err
+		}
+	}
+	if *clock {
+		d.clockStats()
+	}
+	d.runSetup()
+	d.settle(*settleMS)
+	d.warmup(*warm)
+	if *calib > 0 {
+		if !*clock {
+			d.clockStats()
+		}
+		d.calibrate(int64(*calib*d.readCost) + 1)
+	}
+	d.measure(*rounds)
+	d.record("done")
+	return nil
+}
+
+func (d *driver) find(name string) *Variant {
+	for i := range d.variants {
+		if d.variants[i].Name == name {
+			return &d.variants[i]
+		}
+	}
+	return nil
+}
+
+func (d *driver) parseSlots(list, batches string) error {
+	if list == "" {
+		return fmt.Errorf("-slots is required")
+	}
+	for _, name := range strings.Split(list, ",") {
+		v := d.find(name)
+		if v == nil {
+			return fmt.Errorf("unknown variant %s", name)
+		}
+		d.slots = append(d.slots, &slot{v: v, k: 1})
+	}
+	if batches != "" {
+		for i, s := range strings.Split(batches, ",") {
+			if i < len(d.slots) {
+				if k, err := strconv.ParseInt(s, 10, 64); err == nil && k > 0 {
+					d.slots[i].k = k
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *slot) pass() int64 {
+	if s.k > 1 {
+		return s.v.Batch(s.k)
+	}
+	return s.v.Once()
+}
+
+func minflt() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Minflt
+}
+
+func (d *driver) cold(name string) error {
+	v := d.find(name)
+	if v == nil {
+		return fmt.Errorf("unknown cold variant %s", name)
+	}
+	f0 := minflt()
+	ns := v.Once()
+	d.record("cold variant=%s ns=%d minflt=%d", name, ns, minflt()-f0)
+	return nil
+}
+
+// clockStats records the smallest non-zero step of the clock and the mean
+// cost of one read over back-to-back reads.
+func (d *driver) clockStats() {
+	const n = 200000
+	prev := Now()
+	start, step := prev, int64(0)
+	for i := 0; i < n; i++ {
+		t := Now()
+		if t != prev && (step == 0 || t-prev < step) {
+			step = t - prev
+		}
+		prev = t
+	}
+	d.readCost = float64(prev-start) / n
+	d.record("clock resolution_ns=%d read_cost_ns=%.3f reads=%d source=runtime.nanotime", step, d.readCost, n)
+}
+
+func (d *driver) runSetup() {
+	if d.setup == nil {
+		return
+	}
+	f0, t0 := minflt(), Now()
+	d.setup()
+	d.record("phase name=setup ns=%d minflt=%d", Now()-t0, minflt()-f0)
+	t0 = Now()
+	runtime.GC()
+	d.record("phase name=gc ns=%d", Now()-t0)
+}
+
+func (d *driver) settle(ms float64) {
+	t0 := Now()
+	end := t0 + int64(ms*1e6)
+	passes := 0
+	for {
+		for _, s := range d.slots {
+			s.pass()
+			passes++
+		}
+		if Now() >= end {
+			break
+		}
+	}
+	d.record("phase name=settle ns=%d passes=%d", Now()-t0, passes)
+}
+
+func (d *driver) warmup(w int) {
+	t0 := Now()
+	for i := 0; i < w; i++ {
+		for _, s := range d.slots {
+			s.pass()
+		}
+	}
+	d.record("phase name=warmup ns=%d passes=%d", Now()-t0, w*len(d.slots))
+}
+
+// predictK is testing.B's predictN: aim 20% over the goal, grow at most 100x,
+// at least by one, never beyond 1e9.
+func predictK(goal, prevK, prevNS, last int64) int64 {
+	if prevNS <= 0 {
+		prevNS = 1
+	}
+	k := goal * prevK / prevNS
+	k += k / 5
+	k = min(k, 100*last)
+	k = max(k, last+1)
+	return min(k, 1e9)
+}
+
+func (d *driver) calibrate(goal int64) {
+	for i, s := range d.slots {
+		k, ns := int64(1), s.v.Once()
+		for ns < goal && k < 1e9 {
+			k = predictK(goal, k, ns, k)
+			ns = s.v.Batch(k)
+		}
+		s.k = k
+		d.record("batch slot=%d variant=%s k=%d ns=%d goal_ns=%d", i, s.v.Name, k, ns, goal)
+	}
+}
+
+func (d *driver) measure(rounds int) {
+	for r := 0; r < rounds; r++ {
+		for i, s := range d.slots {
+			checksum.sum, checksum.used = 0, false
+			f0 := minflt()
+			ns := s.pass()
+			f1 := minflt()
+			if checksum.used {
+				s.csUsed = true
+				s.csGot += checksum.sum
+				s.csWant = checksum.want
+				s.csPasses += s.k
+			}
+			d.record("sample round=%d slot=%d k=%d ns=%d minflt=%d", r, i, s.k, ns, f1-f0)
+		}
+	}
+	for i, s := range d.slots {
+		if s.csUsed {
+			d.record("checksum slot=%d got=%s want=%s passes=%d", i, g17(s.csGot), g17(s.csWant), s.csPasses)
+		}
+	}
+}
+
+func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
+
+// pinAll pins every thread of the process to cpu; threads created later
+// inherit the mask of the thread that creates them.
+func pinAll(cpu int) error {
+	runtime.LockOSThread()
+	var mask [16]uint64
+	if cpu < 0 || cpu >= len(mask)*64 {
+		return fmt.Errorf("cpu %d out of range", cpu)
+	}
+	mask[cpu/64] |= 1 << (cpu % 64)
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return fmt.Errorf("pin: %w", err)
+	}
+	for _, t := range tasks {
+		tid, err := strconv.Atoi(t.Name())
+		if err != nil {
+			continue
+		}
+		_, _, errno := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, uintptr(tid), unsafe.Sizeof(mask),
+			uintptr(unsafe.Pointer(&mask[0])))
+		if errno != 0 {
+			return fmt.Errorf("sched_setaffinity on thread %d: %w", tid, errno)
+		}
+	}
+	return nil
+}
