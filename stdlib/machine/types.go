@@ -39,9 +39,9 @@ type Description struct {
 	CPUModel      string `json:"cpu_model"`
 	Microcode     string `json:"microcode"`
 	Arch          string `json:"arch"`
-	LogicalCPUs   int    `json:"logical_cpus"`
-	PhysicalCores int    `json:"physical_cores"`
-	SMT           string `json:"smt"` // "on", "off", "notsupported" or "unknown"
+	LogicalCPUs   int    `json:"logical_cpus"`   // online CPUs (a cpuset may allow fewer)
+	PhysicalCores int    `json:"physical_cores"` // distinct cores; 0 if the topology is unknown
+	SMT           string `json:"smt"`            // "on", "off", "notsupported" or "unknown"
 	CPUs          []CPU  `json:"cpus"`
 	THPEnabled    string `json:"thp_enabled"`
 	THPDefrag     string `json:"thp_defrag"`

@@ -1,0 +1,136 @@
+package machine
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// LoadInfo says where the threads of StartLoad run.
+type LoadInfo struct {
+	// CPUs is the CPU each thread is pinned to, in thread order; nil when
+	// the threads are not pinned.
+	CPUs []int `json:"cpus"`
+	// TIDs are the Linux thread ids of the threads, in the same order.
+	TIDs []int `json:"tids"`
+	// Note explains a choice, such as leaving the threads unpinned.
+	Note string `json:"note,omitempty"`
+}
+
+// loadChunk is the number of chain iterations a load thread runs between
+// two looks at its stop signal: 64k adds, some tens of microseconds.
+const loadChunk = 1024
+
+// StartLoad starts k busy threads that load the machine on purpose: each is
+// a goroutine locked to its own OS thread, pinned to one of the CPUs that
+// are online, allowed to this process and not in avoid (round robin when k
+// is larger than their number), spinning on a chain of dependent integer
+// additions. If avoid leaves no CPU, the threads run unpinned and
+// info.Note says so. stop ends the threads and returns once every one has
+// exited; it may be called more than once. k = 0 starts nothing.
+func StartLoad(k int, avoid []int) (stop func(), info LoadInfo, err error) {
+	if k < 0 {
+		return nil, LoadInfo{}, fmt.Errorf("load: %d threads asked, want 0 or more", k)
+	}
+	cpus, err := loadCPUs(avoid)
+	if err != nil {
+		return nil, LoadInfo{}, err
+	}
+	if len(cpus) == 0 && k > 0 {
+		info.Note = fmt.Sprintf("no CPU this process may use is outside avoid (%s): the %d load threads are not pinned",
+			FormatCPUList(avoid), k)
+	}
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	ready := make(chan loadStart)
+	for i := range k {
+		cpu := -1
+		if len(cpus) > 0 {
+			cpu = cpus[i%len(cpus)]
+			info.CPUs = append(info.CPUs, cpu)
+		}
+		wg.Add(1)
+		go spin(i, cpu, quit, ready, &wg)
+	}
+	var errs []error
+	info.TIDs = make([]int, k)
+	for range k {
+		s := <-ready
+		info.TIDs[s.index] = s.tid
+		if s.err != nil {
+			errs = append(errs, s.err)
+		}
+	}
+	stop = sync.OnceFunc(func() { close(quit); wg.Wait() })
+	if len(errs) > 0 {
+		stop()
+		return nil, LoadInfo{}, fmt.Errorf("load: %w", errs[0])
+	}
+	return stop, info, nil
+}
+
+// loadStart is what a load thread reports once it runs, or fails to pin.
+type loadStart struct {
+	index, tid int
+	err        error
+}
+
+// loadCPUs returns the CPUs a load thread may be pinned to: online, in
+// this thread's affinity mask, and not in avoid.
+func loadCPUs(avoid []int) ([]int, error) {
+	online, err := OnlineCPUs()
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	var mask unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &mask); err != nil {
+		return nil, fmt.Errorf("load: CPU affinity of this thread: %w", err)
+	}
+	var cpus []int
+	for _, c := range online {
+		if mask.IsSet(c) && !slices.Contains(avoid, c) {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
+}
+
+// spin is load thread number index: it locks its goroutine to an OS thread, pins
+// the thread to cpu (unless cpu < 0), reports on ready, and runs the add
+// chain until quit is closed. It never unlocks the thread, so the runtime
+// ends the thread with the goroutine and its affinity is never handed to
+// other goroutines. The one exception is the process's main thread, which
+// the runtime parks for good instead of ending it: for that case spin puts
+// the thread's affinity back before it returns.
+func spin(index, cpu int, quit <-chan struct{}, ready chan<- loadStart, wg *sync.WaitGroup) {
+	defer wg.Done()
+	runtime.LockOSThread()
+	s := loadStart{index: index, tid: unix.Gettid()}
+	if cpu >= 0 {
+		var old, set unix.CPUSet
+		set.Set(cpu)
+		if s.err = unix.SchedGetaffinity(0, &old); s.err == nil {
+			s.err = unix.SchedSetaffinity(0, &set)
+		}
+		if s.err != nil {
+			s.err = fmt.Errorf("pin thread %d to CPU %d: %w", s.tid, cpu, s.err)
+		} else {
+			defer unix.SchedSetaffinity(0, &old)
+		}
+	}
+	ready <- s
+	if s.err != nil {
+		return
+	}
+	for {
+		select {
+		case <-quit:
+			return
+		default:
+			chainAdds(loadChunk, 1)
+		}
+	}
+}
