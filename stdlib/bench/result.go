@@ -58,6 +58,11 @@ type Protocol struct {
 	BootstrapResamples int     `json:"bootstrap_resamples"`
 	BootstrapSeed      uint64  `json:"bootstrap_seed"`
 	Alpha              float64 `json:"alpha"`
+	// ReadsPerPass is how many clock reads a pass must last to be timed alone.
+	ReadsPerPass int `json:"reads_per_pass,omitempty"`
+	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
+	LoadCPUs []int  `json:"load_cpus,omitempty"`
+	LoadNote string `json:"load_note,omitempty"`
 }
 
 // Clock is what the harness measured of its own clock.
@@ -115,6 +120,8 @@ type Variant struct {
 	Name     string    `json:"name"`
 	Asm      string    `json:"asm"`
 	Dead     bool      `json:"dead"`
+	Hollow   bool      `json:"hollow,omitempty"`  // only a counting loop is left
+	Finding  string    `json:"finding,omitempty"` // what the timed region holds
 	Batch    int       `json:"batch"`
 	Checksum *Checksum `json:"checksum"`
 	Series   Series    `json:"series"`

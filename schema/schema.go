@@ -1,0 +1,65 @@
+// Package schema holds the JSON Schemas of benchbook's machine-readable
+// outputs (application/vnd.benchbook.result+json and
+// application/vnd.benchbook.build+json) and validates documents against them.
+package schema
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+//go:embed result.schema.json
+var resultSchema []byte
+
+//go:embed build.schema.json
+var buildSchema []byte
+
+var compiled = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	out := map[string]*jsonschema.Schema{}
+	for name, src := range map[string][]byte{"result.schema.json": resultSchema, "build.schema.json": buildSchema} {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+		if err := c.AddResource(name, doc); err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+	}
+	for _, name := range []string{"result.schema.json", "build.schema.json"} {
+		s, err := c.Compile(name)
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %w", name, err)
+		}
+		out[name] = s
+	}
+	return out, nil
+})
+
+func validate(name string, v any) error {
+	schemas, err := compiled()
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return err
+	}
+	return schemas[name].Validate(doc)
+}
+
+// ValidateResult checks a result (any value that encodes to JSON) against
+// result.schema.json.
+func ValidateResult(v any) error { return validate("result.schema.json", v) }
+
+// ValidateBuild checks a build entry against build.schema.json.
+func ValidateBuild(v any) error { return validate("build.schema.json", v) }

@@ -1,0 +1,159 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// ErrChecksum is returned when a variant's consumed result does not match.
+var ErrChecksum = errors.New("checksum mismatch")
+
+// checksumTolerance is the relative difference a checksum may have: the
+// totals are sums of float64 and the expected value is exact in the seed.
+const checksumTolerance = 1e-9
+
+// NewSamples summarises samples into a series.
+func NewSamples(ns []float64) *Samples {
+	if len(ns) == 0 {
+		return nil
+	}
+	return &Samples{SamplesNS: ns, Summary: stats.Summarize(ns)}
+}
+
+// assemble turns what the processes measured into the result: series with
+// their summaries, the checksums, the comparisons, the A/A control, the
+// judged prediction and the findings.
+func (r *runner) assemble() {
+	res, d := r.res, &r.data
+	if d.clock != nil {
+		res.Conditions.Clock = *d.clock
+	}
+	for i, name := range r.opt.Variants {
+		hv := r.variant(name)
+		v := Variant{Name: name, Batch: int(max(d.batch[name], 1))}
+		if hv != nil {
+			v.Asm, v.Dead, v.Hollow, v.Finding = hv.Asm, hv.Dead, hv.Hollow, hv.Finding
+		}
+		if i < len(d.inter) {
+			v.Series.Interleaved = NewSamples(d.inter[i])
+		}
+		if ip := d.inproc[name]; ip != nil {
+			v.Series.InProcess = NewSamples(ip.samples)
+		}
+		if fr := d.fresh[name]; fr != nil {
+			v.Series.Fresh = NewSamples(fr.samples)
+			if cold := NewSamples(fr.cold); cold != nil {
+				v.Series.Cold = &Cold{Samples: *cold, MinFlt: fr.flt}
+			}
+		}
+		if ip := d.inproc[name]; ip != nil && v.Series.Cold != nil {
+			v.Series.Cold.InProcessColdNS, v.Series.Cold.InProcessMinFlt = ip.coldNS, ip.coldFlt
+			if len(ip.warmFlt) > 0 {
+				w := meanInt(ip.warmFlt)
+				v.Series.Cold.WarmMinFltPerPass = &w
+			}
+		}
+		v.Checksum = d.sums[name].judged()
+		res.Variants = append(res.Variants, v)
+	}
+	if d.aaIndex > 0 && d.aaIndex < len(d.inter) {
+		r.aa(d.slots[d.aaIndex], d.inter[d.aaIndex])
+	}
+	res.Comparisons = Comparisons(res.Variants, res.Protocol)
+	if p := res.Prediction; p != nil {
+		if c, ok := res.Ratio(p.A, p.B); ok {
+			p.Judge(c)
+		}
+	}
+	res.Findings = Findings(res)
+}
+
+func meanInt(x []int64) float64 {
+	var s float64
+	for _, v := range x {
+		s += float64(v)
+	}
+	return s / float64(len(x))
+}
+
+func (c *Checksum) judged() *Checksum {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	want := c.Want * float64(c.Passes)
+	out.OK = math.Abs(c.Got-want) <= checksumTolerance*math.Max(math.Abs(want), 1)
+	return &out
+}
+
+func (r *runner) checksumError() error {
+	for _, v := range r.res.Variants {
+		if c := v.Checksum; c != nil && !c.OK {
+			return fmt.Errorf("%w: variant %s consumed %.17g over %d passes, expected %.17g (%.17g per pass)",
+				ErrChecksum, v.Name, c.Got, c.Passes, c.Want*float64(c.Passes), c.Want)
+		}
+	}
+	return nil
+}
+
+func (r *runner) aa(variant string, copySamples []float64) {
+	orig := r.res.Variant(variant)
+	if orig == nil || orig.Series.Interleaved == nil || len(copySamples) == 0 {
+		return
+	}
+	r.res.AA = AAControl(variant, orig.Series.Interleaved.SamplesNS, copySamples, r.res.Protocol)
+}
+
+// bootstrap returns the bootstrap settings a result records.
+func bootstrap(p Protocol, paired bool) stats.Bootstrap {
+	return stats.Bootstrap{Resamples: p.BootstrapResamples, Seed: p.BootstrapSeed, Paired: paired, Confidence: 0.95}
+}
+
+// AAControl compares a variant with its second copy in the same round robin.
+func AAControl(variant string, orig, copySamples []float64, p Protocol) AA {
+	aa := AA{Variant: variant, SamplesNS: copySamples}
+	n := min(len(orig), len(copySamples))
+	c, err := stats.Compare(orig[:n], copySamples[:n], bootstrap(p, true), p.Alpha)
+	if err == nil || c.Ratio != 0 {
+		aa.Ratio, aa.CILow, aa.CIHigh, aa.PValue = finite(c.Ratio), finite(c.Low), finite(c.High), c.P
+	}
+	return aa
+}
+
+// finite maps an infinite ratio (a zero median below) to 0, since JSON has no
+// infinity; a ratio of 0 is read as "undefined".
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
+
+// Comparisons compares every pair of variants in the interleaved series,
+// paired by round, the slower one over the faster one.
+func Comparisons(vs []Variant, p Protocol) []Comparison {
+	var out []Comparison
+	for i := 0; i < len(vs); i++ {
+		for j := i + 1; j < len(vs); j++ {
+			a, b := vs[i], vs[j]
+			if a.Series.Interleaved == nil || b.Series.Interleaved == nil {
+				continue
+			}
+			if a.Series.Interleaved.Summary.Median < b.Series.Interleaved.Summary.Median {
+				a, b = b, a
+			}
+			out = append(out, compare(a.Name, b.Name, a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS, p))
+		}
+	}
+	return out
+}
+
+func compare(a, b string, x, y []float64, p Protocol) Comparison {
+	n := min(len(x), len(y))
+	c, _ := stats.Compare(x[:n], y[:n], bootstrap(p, true), p.Alpha)
+	return Comparison{A: a, B: b, Series: "interleaved", Ratio: finite(c.Ratio), CILow: finite(c.Low),
+		CIHigh: finite(c.High), PValue: c.P, Significant: c.Significant, Paired: true}
+}

@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// FormatNS writes a duration in the unit that suits it: 21 ns, 498 µs, 1.41 ms.
+func FormatNS(ns float64) string {
+	abs := math.Abs(ns)
+	switch {
+	case abs >= 1e9:
+		return sig(ns/1e9) + " s"
+	case abs >= 1e6:
+		return sig(ns/1e6) + " ms"
+	case abs >= 1e3:
+		return sig(ns/1e3) + " µs"
+	}
+	return sig(ns) + " ns"
+}
+
+// sig writes x with three significant digits, no exponent, no trailing zeros.
+func sig(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	digits := 3 - int(math.Floor(math.Log10(math.Abs(x)))) - 1
+	if digits < 0 {
+		digits = 0
+	}
+	s := strconv.FormatFloat(x, 'f', digits, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// FormatPct writes a fraction as a percentage: 0.239 -> "23.9%"; below
+// 0.1% with two significant digits (0.0029%), so a small share never reads 0%.
+func FormatPct(frac float64) string {
+	p := frac * 100
+	if p != 0 && math.Abs(p) < 0.1 {
+		return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+	}
+	return sig1(p) + "%"
+}
+
+// sig1 writes a percentage with one decimal below 100, none above.
+func sig1(x float64) string {
+	if math.Abs(x) >= 100 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	s := strconv.FormatFloat(x, 'f', 1, 64)
+	return strings.TrimSuffix(s, ".0")
+}
+
+// FormatRatio writes a ratio with three decimals below 10 and three
+// significant digits above: 1.002, 0.998, 24100.
+func FormatRatio(x float64) string {
+	if math.Abs(x) < 10 {
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	if math.Abs(x) >= 1000 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return sig(x)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,152 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// ErrInterrupted is returned when the run was cancelled; the result holds
+// what was measured by then and is marked partial.
+var ErrInterrupted = errors.New("interrupted")
+
+// proc is one execution of the kernel binary: its records and how it ended.
+type proc struct {
+	Label   string
+	File    string
+	Records []harness.Record
+	Output  string // what the kernel itself printed (stdout and stderr), truncated
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	buf bytes.Buffer
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+// exec runs the kernel binary once in its own process group and reads the
+// records it wrote. Cancelling ctx kills the whole group at once.
+func (r *runner) exec(ctx context.Context, label string, args ...string) (*proc, error) {
+	r.nproc++
+	p := &proc{Label: label, File: filepath.Join(r.dir, fmt.Sprintf("p%03d-%s.txt", r.nproc, label))}
+	full := append([]string{"run", "-out", p.File}, args...)
+	if r.opt.Pin >= 0 {
+		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
+	}
+	cmd := exec.Command(r.k.Binary, full...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := &tailBuffer{max: 16 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		return p, fmt.Errorf("%s: cannot start the kernel: %w", label, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	timeout := time.NewTimer(r.opt.Timeout)
+	defer timeout.Stop()
+	var waitErr, cause error
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		cause = ErrInterrupted
+	case <-timeout.C:
+		cause = fmt.Errorf("%s: the process ran longer than timeout=%s and was killed", label, r.opt.Timeout)
+	}
+	if cause != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		waitErr = <-done
+	}
+	p.Output = out.buf.String()
+	recs, readErr := readRecordFile(p.File)
+	p.Records = recs
+	if cause != nil {
+		return p, cause
+	}
+	if err := exitError(label, waitErr, p); err != nil {
+		return p, err
+	}
+	if readErr != nil {
+		return p, fmt.Errorf("%s: %w", label, readErr)
+	}
+	if len(recs) == 0 || recs[len(recs)-1].Kind != "done" {
+		return p, fmt.Errorf("%s: the kernel exited without finishing its passes%s", label, outputTail(p.Output))
+	}
+	return p, nil
+}
+
+// exitError says how a process that failed ended: by which signal, or with
+// which exit status, and what it printed.
+func exitError(label string, err error, p *proc) error {
+	if err == nil {
+		return nil
+	}
+	for _, rec := range p.Records {
+		if rec.Kind == "error" {
+			return fmt.Errorf("%s: the harness refused: %s", label, rec.Fields["msg"])
+		}
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Errorf("%s: the kernel was killed by signal %s (%s)%s", label, signalName(ws.Signal()), ws.Signal(), outputTail(p.Output))
+		}
+		return fmt.Errorf("%s: the kernel exited with status %d%s", label, ee.ExitCode(), outputTail(p.Output))
+	}
+	return fmt.Errorf("%s: %w", label, err)
+}
+
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
+		syscall.SIGABRT: "SIGABRT", syscall.SIGILL: "SIGILL", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM"}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return strconv.Itoa(int(s))
+}
+
+func outputTail(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > 12 {
+		lines = lines[len(lines)-12:]
+	}
+	return "; its last output:\n" + strings.Join(lines, "\n")
+}
+
+func readRecordFile(path string) ([]harness.Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	rr := harness.NewRecordReader(f)
+	var recs []harness.Record
+	for rr.Scan() {
+		recs = append(recs, rr.Record())
+	}
+	return recs, rr.Err()
+}
