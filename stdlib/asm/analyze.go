@@ -218,3 +218,9 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// IsClockCall reports whether an instruction is a call that reads the clock.
+func IsClockCall(in Inst) bool { return isCall(in.Mnemonic) && IsClock(in.Sym) }
+
+// IsFP reports whether a mnemonic is floating-point arithmetic.
+func IsFP(mnemonic string) bool { return isFP(mnemonic) }

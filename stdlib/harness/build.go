@@ -48,6 +48,7 @@ type Variant struct {
 	Hollow   bool         `json:"hollow"`  // the region holds only a counting loop
 	Finding  string       `json:"finding"` // what the region holds, in words
 	Analysis asm.Analysis `json:"analysis"`
+	Func     asm.Func     `json:"func"` // the timed function, instruction by instruction
 }
 
 // Kernel is a built kernel: where its binary is and what its timed code is.
@@ -200,7 +201,7 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 		if err != nil {
 			return &Error{Stage: "disassemble", Message: err.Error(), Line: v.Line}
 		}
-		v.Asm, v.Analysis, v.Dead, v.Hollow, v.Finding = f.Text(), a, a.Dead, a.Hollow, a.Finding
+		v.Asm, v.Func, v.Analysis, v.Dead, v.Hollow, v.Finding = f.Text(), f, a, a.Dead, a.Hollow, a.Finding
 		for _, c := range a.Calls {
 			if cf, ok := funcs[c]; ok && !strings.HasSuffix(c, "@plt") {
 				v.Callees = append(v.Callees, cf.Text())

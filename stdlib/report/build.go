@@ -1,0 +1,181 @@
+// Package report renders what cells produce into Jupyter MIME bundles: a
+// build with the assembly of every timed function, a result with its
+// conditions and summary tables, the commentary made from a result's
+// findings, and the before/after of a rerun. It computes nothing new: every
+// number it writes comes from the build or the result it is given.
+package report
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// BuildEntry is the application/vnd.benchbook.build+json entry of a build.
+type BuildEntry struct {
+	Kernel   KernelEntry    `json:"kernel"`
+	Cached   bool           `json:"cached"`
+	BuildMS  float64        `json:"build_ms"`
+	Variants []VariantEntry `json:"variants"`
+}
+
+// KernelEntry identifies a built kernel (the result's kernel object).
+type KernelEntry struct {
+	Name         string   `json:"name"`
+	Lang         string   `json:"lang"`
+	Compiler     string   `json:"compiler"`
+	Flags        []string `json:"flags"`
+	SourceSHA256 string   `json:"source_sha256"`
+	BinarySHA256 string   `json:"binary_sha256"`
+}
+
+// VariantEntry is one variant of a build entry.
+type VariantEntry struct {
+	Name    string `json:"name"`
+	Line    int    `json:"line"`
+	Asm     string `json:"asm"`
+	Dead    bool   `json:"dead"`
+	Hollow  bool   `json:"hollow"`
+	Finding string `json:"finding"`
+}
+
+// Entry returns the machine-readable entry of a build.
+func Entry(k *harness.Kernel) BuildEntry {
+	e := BuildEntry{Kernel: KernelEntry{Name: k.Name, Lang: k.Lang, Compiler: k.Compiler, Flags: nonNil(k.Flags),
+		SourceSHA256: k.SourceSHA256, BinarySHA256: k.BinarySHA256}, Cached: k.Cached, BuildMS: k.BuildMS}
+	for _, v := range k.Variants {
+		e.Variants = append(e.Variants, VariantEntry{Name: v.Name, Line: v.Line, Asm: v.Asm, Dead: v.Dead, Hollow: v.Hollow, Finding: v.Finding})
+	}
+	return e
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// BuildLine is the one-line description of a build: compiler, flags, time.
+func BuildLine(k *harness.Kernel) string {
+	flags := strings.Join(k.Flags, " ")
+	if flags == "" {
+		flags = "(none)"
+	}
+	how := fmt.Sprintf("built in %.0f ms", k.BuildMS)
+	if k.Cached {
+		how = "cached: source, flags, compiler and harness unchanged, not compiled again"
+	}
+	return fmt.Sprintf("%s (%s): %s, flags %s; %s; %d variants; assembly from %s",
+		k.Name, langName(k.Lang), k.Compiler, flags, how, len(k.Variants), k.Disassembler)
+}
+
+func langName(lang string) string {
+	if lang == "c" {
+		return "C"
+	}
+	return "Go"
+}
+
+// Build renders a build: HTML with one collapsible block of assembly per
+// variant (clock reads and loops marked), a text/plain fallback, and the
+// build+json entry.
+func Build(k *harness.Kernel) map[string]any {
+	var h, t strings.Builder
+	h.WriteString(`<div class="benchbook-build" style="font-family:sans-serif">`)
+	fmt.Fprintf(&h, "<p>%s</p>", html.EscapeString(BuildLine(k)))
+	t.WriteString(BuildLine(k) + "\n")
+	if k.Warnings != "" {
+		fmt.Fprintf(&h, `<pre style="color:#8a5a00">%s</pre>`, html.EscapeString(k.Warnings))
+		t.WriteString(k.Warnings + "\n")
+	}
+	for _, v := range k.Variants {
+		h.WriteString(variantHTML(v))
+		fmt.Fprintf(&t, "\n%s (line %d): %s%s\n%s", v.Name, v.Line, verdict(v), v.Finding, v.Asm)
+	}
+	h.WriteString(asmLegend)
+	h.WriteString("</div>")
+	return map[string]any{display.MIMEHTML: h.String(), display.MIMEText: t.String(), display.MIMEBuild: Entry(k)}
+}
+
+func verdict(v harness.Variant) string {
+	switch {
+	case v.Dead:
+		return "DEAD: "
+	case v.Hollow:
+		return "HOLLOW: "
+	}
+	return "live: "
+}
+
+const asmLegend = `<p style="font-size:smaller;color:#555">` +
+	`<span style="background:#ffd86b">&nbsp;clock read&nbsp;</span> ` +
+	`<span style="background:#e8f0ff">&nbsp;timed region&nbsp;</span> ` +
+	`<span style="border-left:3px solid #d9480f">&nbsp;loop body</span> ` +
+	`<span style="color:#1864ab;font-weight:bold">&nbsp;floating-point arithmetic</span></p>`
+
+func variantHTML(v harness.Variant) string {
+	color := "#2b8a3e"
+	if v.Dead {
+		color = "#c92a2a"
+	} else if v.Hollow {
+		color = "#d9480f"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<details open><summary><b>%s</b> <span style="color:%s;font-weight:bold">%s</span>%s <span style="color:#777">(line %d, %s)</span></summary>`,
+		html.EscapeString(v.Name), color, strings.TrimSuffix(verdict(v), ": "), html.EscapeString(": "+v.Finding), v.Line, html.EscapeString(v.Symbol))
+	b.WriteString(`<pre style="font-family:monospace;font-size:12px;line-height:1.3;margin:4px 0 10px 0">`)
+	b.WriteString(asmHTML(v.Func, v.Analysis))
+	for _, c := range v.Callees {
+		b.WriteString("\n" + html.EscapeString(c))
+	}
+	b.WriteString("</pre></details>")
+	return b.String()
+}
+
+// asmHTML marks the clock reads, the timed region and the loops of f.
+func asmHTML(f asm.Func, a asm.Analysis) string {
+	if len(f.Insts) == 0 {
+		return ""
+	}
+	inRegion := map[uint64]bool{}
+	for _, in := range a.Region {
+		inRegion[in.Addr] = true
+	}
+	inLoop := func(addr uint64) bool {
+		for _, l := range a.Loops {
+			if addr >= l.Start && addr <= l.End {
+				return true
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", html.EscapeString(f.Name))
+	for _, in := range f.Insts {
+		text := html.EscapeString(in.Text)
+		if in.Source != "" {
+			text = fmt.Sprintf("%-14s %s", html.EscapeString(in.Source), text)
+		}
+		style := ""
+		switch {
+		case asm.IsClockCall(in):
+			style = "background:#ffd86b"
+			text += "   ◀ clock read"
+		case inRegion[in.Addr]:
+			style = "background:#e8f0ff"
+		}
+		if inLoop(in.Addr) {
+			style += ";border-left:3px solid #d9480f"
+		}
+		if asm.IsFP(in.Mnemonic) {
+			style += ";color:#1864ab;font-weight:bold"
+		}
+		fmt.Fprintf(&b, `<span style="%s">  %x:  %s</span>`+"\n", strings.TrimPrefix(style, ";"), in.Addr, text)
+	}
+	return b.String()
+}

@@ -1,0 +1,233 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// table is a small table rendered both as HTML and as aligned text.
+type table struct {
+	head []string
+	rows [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) html() string {
+	var b strings.Builder
+	b.WriteString(`<table style="border-collapse:collapse;font-size:12px;margin:4px 0 10px 0"><thead><tr>`)
+	for _, h := range t.head {
+		fmt.Fprintf(&b, `<th style="text-align:right;padding:2px 8px;border-bottom:1px solid #999">%s</th>`, html.EscapeString(h))
+	}
+	b.WriteString("</tr></thead><tbody>")
+	for _, r := range t.rows {
+		b.WriteString("<tr>")
+		for i, c := range r {
+			align := "right"
+			if i == 0 {
+				align = "left"
+			}
+			fmt.Fprintf(&b, `<td style="text-align:%s;padding:2px 8px">%s</td>`, align, html.EscapeString(c))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</tbody></table>")
+	return b.String()
+}
+
+func (t *table) text() string {
+	widths := make([]int, len(t.head))
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		for i, c := range r {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	var b strings.Builder
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			if i == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString("  " + pad + c)
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// summaryTable has one row per variant and series.
+func summaryTable(r *bench.Result) *table {
+	t := &table{head: []string{"variant / series", "n", "min", "median", "max", "mean", "cv", "max/min", ">2%", ">5%", ">10%"}}
+	for _, v := range r.Variants {
+		for _, name := range bench.SeriesNames {
+			s := v.Get(name)
+			if s == nil {
+				continue
+			}
+			t.add(summaryRow(v.Name+" / "+strings.ReplaceAll(name, "_", "-"), s.Summary)...)
+		}
+	}
+	return t
+}
+
+func summaryRow(label string, s stats.Summary) []string {
+	mom := "-"
+	if s.MaxOverMin != nil {
+		mom = bench.FormatRatio(*s.MaxOverMin)
+	}
+	return []string{label, fmt.Sprint(s.N), bench.FormatNS(s.Min), bench.FormatNS(s.Median), bench.FormatNS(s.Max),
+		bench.FormatNS(s.Mean), fmt.Sprintf("%.1f%%", s.CVPct), mom, bench.FormatPct(s.PairsOver2Pct),
+		bench.FormatPct(s.PairsOver5Pct), bench.FormatPct(s.PairsOver10Pct)}
+}
+
+func comparisonTable(r *bench.Result) *table {
+	t := &table{head: []string{"ratio of medians", "series", "ratio", "95% interval", "Mann-Whitney p", "significant"}}
+	for _, c := range r.Comparisons {
+		t.add(c.A+" / "+c.B, c.Series, bench.FormatRatio(c.Ratio), fmt.Sprintf("[%s, %s]", bench.FormatRatio(c.CILow), bench.FormatRatio(c.CIHigh)),
+			fmt.Sprintf("%.3g", c.PValue), yesNo(c.Significant))
+	}
+	if aa := r.AA; aa.Variant != "" {
+		t.add("A/A: "+aa.Variant+" / its copy", "interleaved", bench.FormatRatio(aa.Ratio),
+			fmt.Sprintf("[%s, %s]", bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh)), fmt.Sprintf("%.3g", aa.PValue), "control")
+	}
+	return t
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// ConditionLines describe the run's conditions in a few lines.
+func ConditionLines(r *bench.Result) []string {
+	c := r.Conditions
+	m := c.Machine
+	var out []string
+	out = append(out, fmt.Sprintf("machine: %s, %d logical CPUs, %d cores, SMT %s, hypervisor %s, kernel %s",
+		m.CPUModel, m.LogicalCPUs, m.PhysicalCores, m.SMT, m.Virtualized, m.Kernel))
+	out = append(out, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
+	out = append(out, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", bench.FormatNS(c.Clock.ResolutionNS), bench.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
+	out = append(out, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
+	if d := c.During; d != nil {
+		line := fmt.Sprintf("during %.1f s: ", d.Seconds)
+		var parts []string
+		for i, b := range d.BusyPct {
+			parts = append(parts, fmt.Sprintf("CPU %d %.0f%% busy", i, b))
+		}
+		line += strings.Join(parts, ", ")
+		for _, p := range d.Busiest {
+			if p.BusyPct >= 1 {
+				line += fmt.Sprintf("; %s (pid %d) %.0f%% of a CPU on CPU %d", p.Command, p.PID, p.BusyPct, p.CPU)
+			}
+		}
+		out = append(out, line)
+	}
+	p := r.Protocol
+	proto := fmt.Sprintf("protocol: reps=%d runs=%d settle=%gms warmup=%d", p.Reps, p.Runs, p.SettleMS, p.Warmup)
+	if p.Pin != nil {
+		proto += fmt.Sprintf(" pin=%d", *p.Pin)
+	} else {
+		proto += " (not pinned)"
+	}
+	if p.Load > 0 {
+		proto += fmt.Sprintf(" load=%d", p.Load)
+	}
+	if p.Elements != nil {
+		proto += fmt.Sprintf(" elements=%d", *p.Elements)
+	}
+	out = append(out, proto)
+	out = append(out, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
+		strings.Join(r.Kernel.Flags, " "), short(r.Kernel.BinarySHA256)))
+	return out
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func loadavg(m machine.Moment) string {
+	return fmt.Sprintf("%.2f %.2f %.2f", m.Loadavg[0], m.Loadavg[1], m.Loadavg[2])
+}
+
+func freqLine(r *bench.Result) string {
+	b, a := r.Conditions.Before, r.Conditions.After
+	if len(b.FreqKHz) > 0 {
+		return fmt.Sprintf("cpufreq %s before, %s after", khzList(b.FreqKHz), khzList(a.FreqKHz))
+	}
+	if b.FreqEstimateMHz > 0 {
+		return fmt.Sprintf("no cpufreq here; estimated from a chain of dependent adds: %.0f MHz before, %.0f MHz after", b.FreqEstimateMHz, a.FreqEstimateMHz)
+	}
+	return "unknown"
+}
+
+func khzList(m map[string]float64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("cpu%s %.0f MHz", k, m[k]/1000))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func checksumLines(r *bench.Result) []string {
+	var out []string
+	for _, f := range r.Findings {
+		if f.Kind == bench.KindChecksum && f.Variant != nil {
+			out = append(out, *f.Variant+": "+f.Text)
+		}
+	}
+	return out
+}
+
+// Result renders a result: conditions, summary tables, comparisons,
+// checksums, and the result+json entry. Plots and commentary come separately.
+func Result(r *bench.Result) map[string]any {
+	var h, t strings.Builder
+	title := fmt.Sprintf("%%bench %s", r.Kernel.Name)
+	if r.Partial {
+		title += " (PARTIAL: " + r.Error + ")"
+	}
+	fmt.Fprintf(&h, `<div class="benchbook-result" style="font-family:sans-serif"><p><b>%s</b></p><ul style="font-size:12px">`, html.EscapeString(title))
+	t.WriteString(title + "\n")
+	for _, l := range ConditionLines(r) {
+		fmt.Fprintf(&h, "<li>%s</li>", html.EscapeString(l))
+		t.WriteString("  " + l + "\n")
+	}
+	h.WriteString("</ul>")
+	st, ct := summaryTable(r), comparisonTable(r)
+	h.WriteString("<p>Every series, in nanoseconds per pass (min is the floor for a fixed amount of work; the median is the reference for every ratio; the last three columns are the share of pairs of single passes that differ by more than 2, 5 and 10%):</p>")
+	h.WriteString(st.html())
+	t.WriteString("\n" + st.text())
+	if len(ct.rows) > 0 {
+		h.WriteString(ct.html())
+		t.WriteString("\n" + ct.text())
+	}
+	if cs := checksumLines(r); len(cs) > 0 {
+		h.WriteString("<p>" + html.EscapeString(strings.Join(cs, "; ")) + "</p>")
+		t.WriteString("\n" + strings.Join(cs, "\n") + "\n")
+	}
+	if r.RawFile != "" {
+		fmt.Fprintf(&h, `<p style="font-size:smaller;color:#555">raw records and result.json: %s</p>`, html.EscapeString(r.RawFile))
+		t.WriteString("raw records: " + r.RawFile + "\n")
+	}
+	h.WriteString("</div>")
+	return map[string]any{display.MIMEHTML: h.String(), display.MIMEText: t.String(), display.MIMEResult: r}
+}
