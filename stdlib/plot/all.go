@@ -1,0 +1,26 @@
+package plot
+
+import (
+	"errors"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// All returns every plot of r that has data, in the order Strip, InVsFresh,
+// RunOrder, Cold, ECDF: a result without fresh series has no InVsFresh, one
+// without cold passes no Cold. A plot that fails for another reason becomes a
+// figure without images whose text is the error, so that it is seen.
+func All(r *bench.Result) []*Figure {
+	var figs []*Figure
+	for _, f := range []func(*bench.Result) (*Figure, error){Strip, InVsFresh, RunOrder, Cold, ECDF} {
+		fig, err := f(r)
+		switch {
+		case errors.Is(err, ErrNoData):
+			continue
+		case err != nil:
+			fig = &Figure{Title: err.Error()}
+		}
+		figs = append(figs, fig)
+	}
+	return figs
+}
