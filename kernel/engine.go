@@ -4,6 +4,12 @@ import "context"
 
 // Output receives what a request produces while it runs. The kernel turns each
 // call into an iopub message whose parent is the request.
+//
+// The kernel's Output is safe for concurrent use: each call encodes its
+// message before returning, so the maps passed may be reused afterwards but
+// must not change during the call. Calls made after Execute returned still
+// publish, with the same parent. A silent execution's Output publishes
+// nothing.
 type Output interface {
 	// Stream sends text on "stdout" or "stderr".
 	Stream(name, text string)
@@ -85,6 +91,14 @@ type Info struct {
 // Engine executes code for the kernel. The kernel serialises calls to Execute;
 // Complete, Inspect and IsComplete may be called while nothing executes.
 // Interrupting an execution cancels its context.
+//
+// The kernel calls Execute, Complete, Inspect and IsComplete from one
+// goroutine, in the order requests arrive on the shell socket. Info may be
+// called at any time (kernel_info_request on the control socket), also
+// while Execute runs. Shutdown is called once, after the running execution
+// (if any) was cancelled and has returned or did not within a grace period;
+// the kernel does not wait more than a few seconds for it. A panic in
+// Execute becomes an error reply named "panic".
 type Engine interface {
 	Info() Info
 	Execute(ctx context.Context, req ExecuteRequest, out Output) ExecuteResult
