@@ -6,6 +6,7 @@ require (
 	github.com/go-zeromq/zmq4 v0.17.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/traefik/yaegi v0.16.1
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
 	golang.org/x/sys v0.50.0
 	gonum.org/v1/gonum v0.17.0
@@ -22,7 +23,6 @@ require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/yuin/goldmark v1.8.7 // indirect
 	golang.org/x/image v0.46.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/text v0.42.0 // indirect

@@ -1,0 +1,92 @@
+package ipynb
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/report"
+)
+
+// located is a decoded result and where it was found.
+type located struct {
+	Found
+	r *bench.Result
+}
+
+// Compare sets the results of a rerun beside those of the published notebook.
+// Results pair by kernel name and order of appearance: the second result of
+// kernel "seed" in published with the second of "seed" in rerun. For each
+// pair it writes a heading and report.Compare(published, rerun).Text(): per
+// variant the assembly identical or how it differs, the median of each series
+// before and after with their ratio, and the conditions side by side; then it
+// names the results present on one side only. A result that cannot be read,
+// or two notebooks without a single result between them, is an error.
+func Compare(published, rerun *Notebook, w io.Writer) error {
+	pubs, err := decodeAll(published, "published")
+	if err != nil {
+		return err
+	}
+	reruns, err := decodeAll(rerun, "rerun")
+	if err != nil {
+		return err
+	}
+	if len(pubs) == 0 && len(reruns) == 0 {
+		return fmt.Errorf("%w: neither notebook holds a result to compare", ErrNoResults)
+	}
+	pairs, onlyPub, onlyRerun := pair(pubs, reruns)
+	var b strings.Builder
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "== %s: published %s, rerun %s\n", p[0].r.Kernel.Name, p[0].Where(), p[1].Where())
+		b.WriteString(report.Compare(p[0].r, p[1].r).Text())
+		b.WriteString("\n")
+	}
+	for _, l := range onlyPub {
+		fmt.Fprintf(&b, "%s (published %s): only in the published notebook\n", l.r.Kernel.Name, l.Where())
+	}
+	for _, l := range onlyRerun {
+		fmt.Fprintf(&b, "%s (rerun %s): only in the rerun\n", l.r.Kernel.Name, l.Where())
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// decodeAll decodes every result of nb; side names the notebook in errors.
+func decodeAll(nb *Notebook, side string) ([]located, error) {
+	var out []located
+	for _, f := range Results(nb) {
+		r, err := decodeResult(f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s notebook, %s: the result cannot be read: %w", side, f.Where(), err)
+		}
+		out = append(out, located{Found: f, r: r})
+	}
+	return out, nil
+}
+
+// pair matches the k-th result of each kernel name on one side with the k-th
+// of that name on the other, in the order of the published notebook.
+func pair(pubs, reruns []located) (pairs [][2]located, onlyPub, onlyRerun []located) {
+	byName := map[string][]int{}
+	for i, l := range reruns {
+		byName[l.r.Kernel.Name] = append(byName[l.r.Kernel.Name], i)
+	}
+	used := make([]bool, len(reruns))
+	for _, l := range pubs {
+		queue := byName[l.r.Kernel.Name]
+		if len(queue) == 0 {
+			onlyPub = append(onlyPub, l)
+			continue
+		}
+		byName[l.r.Kernel.Name] = queue[1:]
+		used[queue[0]] = true
+		pairs = append(pairs, [2]located{l, reruns[queue[0]]})
+	}
+	for i, l := range reruns {
+		if !used[i] {
+			onlyRerun = append(onlyRerun, l)
+		}
+	}
+	return pairs, onlyPub, onlyRerun
+}

@@ -1,0 +1,86 @@
+package ipynb
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+)
+
+// withAsm gives each variant of r an assembly listing.
+func withAsm(r *bench.Result) *bench.Result {
+	for i := range r.Variants {
+		r.Variants[i].Asm = "  401000:\tmovss (%rax),%xmm1\n  401004:\taddss %xmm1,%xmm0\n  401008:\tret # " + r.Variants[i].Name
+	}
+	return r
+}
+
+func other(seed uint64) *bench.Result {
+	return benchtest.Synthetic(benchtest.Spec{Seed: seed, Kernel: "other", Variants: []benchtest.VariantSpec{
+		{Name: "a", MedianNS: 1000, Spread: 0.02}, {Name: "b", MedianNS: 2000, Spread: 0.02}}})
+}
+
+func TestCompareWithItself(t *testing.T) {
+	nb := roundTrip(t, resultNotebook(t, withAsm(benchtest.Seed000(1))))
+	var out bytes.Buffer
+	if err := Compare(nb, nb, &out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, s := range []string{"== seed: published cell 1 output 1, rerun cell 1 output 1\n",
+		"assembly of all 3 variants is identical", "sink: assembly identical"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("comparison does not say %q:\n%s", s, text)
+		}
+	}
+	rows := 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, " / interleaved") || strings.Contains(l, " / fresh") {
+			rows++
+			if !strings.Contains(l, " 1.000 ") {
+				t.Errorf("row %q has a ratio other than 1.000", l)
+			}
+		}
+	}
+	if rows != 6 || strings.Contains(text, "only in") {
+		t.Errorf("%d interleaved and fresh rows, want 6:\n%s", rows, text)
+	}
+}
+
+func TestComparePairsByKernelAndOrder(t *testing.T) {
+	published := resultNotebook(t, withAsm(benchtest.Seed000(1)), other(2), withAsm(benchtest.Seed000(3)))
+	rerunSeed := withAsm(benchtest.Seed000(4))
+	rerunSeed.Variants[1].Asm += "\n  40100c:\tnop"
+	rerun := resultNotebook(t, other(5), rerunSeed, other(6))
+	var out bytes.Buffer
+	if err := Compare(published, rerun, &out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, s := range []string{
+		"== seed: published cell 1 output 1, rerun cell 2 output 1\n",
+		"== other: published cell 2 output 1, rerun cell 1 output 1\n",
+		"sink: assembly differs in 1 lines",
+		"seed (published cell 3 output 1): only in the published notebook\n",
+		"other (rerun cell 3 output 1): only in the rerun\n",
+	} {
+		if !strings.Contains(text, s) {
+			t.Errorf("comparison does not say %q:\n%s", s, text)
+		}
+	}
+}
+
+func TestCompareWithoutResults(t *testing.T) {
+	empty := New(NewMarkdown("nothing"))
+	if err := Compare(empty, empty, &bytes.Buffer{}); !errors.Is(err, ErrNoResults) {
+		t.Errorf("Compare of notebooks without results: %v", err)
+	}
+	var out bytes.Buffer
+	if err := Compare(resultNotebook(t, benchtest.Seed000(1)), empty, &out); err != nil ||
+		!strings.Contains(out.String(), "seed (published cell 1 output 1): only in the published notebook") {
+		t.Errorf("Compare against an empty rerun: %v\n%s", err, out.String())
+	}
+}

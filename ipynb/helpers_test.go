@@ -1,0 +1,130 @@
+package ipynb
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/report"
+)
+
+// step is what the fake engine does for one cell's code.
+type step func(pub display.Publisher) (map[string]any, error)
+
+// fakeEngine runs a script per cell source and records the labels it got.
+type fakeEngine struct {
+	steps  map[string]step
+	labels []string
+	codes  []string
+}
+
+func (f *fakeEngine) Execute(_ context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
+	f.labels = append(f.labels, label)
+	f.codes = append(f.codes, code)
+	s, ok := f.steps[code]
+	if !ok {
+		return nil, fmt.Errorf("fake engine: no step for %q", code)
+	}
+	return s(pub)
+}
+
+// execErr is an engine error that carries Jupyter's error fields.
+type execErr struct {
+	name, value string
+	tb          []string
+}
+
+func (e *execErr) Error() string                         { return e.name + ": " + e.value }
+func (e *execErr) ExecError() (string, string, []string) { return e.name, e.value, e.tb }
+func plain(s string) map[string]any                      { return map[string]any{display.MIMEText: s} }
+func show(pub display.Publisher, id, s string, update bool) {
+	pub.Display(display.Bundle{Data: plain(s), ID: id}, update)
+}
+
+// view is a compact form of outputs for comparing: one string per output.
+func view(outs []*Output) []string {
+	out := []string{}
+	for _, o := range outs {
+		switch o.Type {
+		case StreamOutput:
+			out = append(out, fmt.Sprintf("stream %s %q", o.Name, o.Text))
+		case ErrorOutput:
+			out = append(out, fmt.Sprintf("error %s: %s", o.EName, o.EValue))
+		default:
+			keys := make([]string, 0, len(o.Data))
+			for k := range o.Data {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				if s, ok := o.Data[k].(string); ok {
+					parts = append(parts, k+"="+s)
+				} else {
+					parts = append(parts, k+"=<"+fmt.Sprintf("%T", o.Data[k])+">")
+				}
+			}
+			prefix := o.Type
+			if o.ExecutionCount != nil {
+				prefix += fmt.Sprintf("[%d]", *o.ExecutionCount)
+			}
+			out = append(out, prefix+" "+strings.Join(parts, " "))
+		}
+	}
+	return out
+}
+
+// resultNotebook runs a notebook whose code cells each show one result as a
+// %bench cell does (report.Result's bundle), after a markdown cell.
+func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
+	t.Helper()
+	nb := New(NewMarkdown("# results"))
+	eng := &fakeEngine{steps: map[string]step{}}
+	for i, r := range results {
+		code := fmt.Sprintf("%%bench %s quick // %d", r.Kernel.Name, i)
+		nb.Cells = append(nb.Cells, NewCode(code))
+		eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
+			pub.Stream("stdout", "prediction: none\n")
+			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
+			return nil, nil
+		}
+	}
+	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
+		t.Fatalf("running the result notebook: %v", err)
+	}
+	return nb
+}
+
+// roundTrip writes nb to a file and reads it back, as the command would.
+func roundTrip(t *testing.T, nb *Notebook) *Notebook {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "nb.ipynb")
+	if err := WriteFile(path, nb); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+// dirNames lists the names in dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}

@@ -1,0 +1,186 @@
+package ipynb
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// Engine executes one cell: label names it in messages ("Cell[3]"), outputs go
+// to pub while it runs, and the returned bundle (nil for none) is its
+// execute_result. cells.Session implements it.
+type Engine interface {
+	Execute(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error)
+}
+
+// ExecError is implemented by engine errors that carry what Jupyter shows of
+// a failed cell: the error output's ename, evalue and traceback.
+type ExecError interface {
+	ExecError() (name, value string, traceback []string)
+}
+
+// RunOptions configure Execute.
+type RunOptions struct {
+	// AllowErrors runs the remaining cells after a failed one.
+	AllowErrors bool
+	// Progress receives one line per cell; nil means none.
+	Progress io.Writer
+	// Version and Command go into the notebook's "benchbook" metadata: the
+	// benchbook version and the command line that ran the notebook.
+	Version string
+	Command string
+	// Now is the clock of the executed_at stamp; nil means time.Now.
+	Now func() time.Time
+}
+
+// CellError is the error of Execute when a cell failed.
+type CellError struct {
+	Index     int    // cell index in the notebook
+	FirstLine string // the cell's first source line
+	Name      string // ename of its error output
+	Value     string // evalue
+}
+
+// Error says which cell failed (index and first line) and how.
+func (e *CellError) Error() string {
+	return fmt.Sprintf("cell %d (%s) failed: %s: %s", e.Index, e.FirstLine, e.Name, e.Value)
+}
+
+// Execute runs every non-empty code cell of nb in order through eng, with
+// label "Cell[N]" where N is its execution count (1, 2, ...), and keeps its
+// outputs as Jupyter clients do (see the Publisher methods of the collector).
+// Outputs and counts from an earlier run are cleared first; markdown and raw
+// cells are kept as they are, empty code cells are skipped. A failing cell
+// gets an error output and stops the run (later cells keep no outputs and
+// null counts) and Execute returns its *CellError, unless opt.AllowErrors:
+// then every cell runs and only a cancelled ctx is an error. The notebook's metadata is stamped with the
+// kernelspec, language_info (unless present) and a "benchbook" entry.
+func Execute(ctx context.Context, nb *Notebook, eng Engine, opt RunOptions) error {
+	stamp(nb, opt)
+	var todo []int
+	for i, c := range nb.Cells {
+		if c.Type == CodeCell {
+			c.Outputs, c.ExecutionCount = nil, nil
+			if strings.TrimSpace(c.Source) != "" {
+				todo = append(todo, i)
+			}
+		}
+	}
+	st := &runState{nb: nb}
+	for k, idx := range todo {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("run stopped before cell %d: %w", idx, err)
+		}
+		if ce := st.runCell(ctx, eng, idx, k+1, len(todo), opt.Progress); ce != nil && !opt.AllowErrors {
+			return ce
+		}
+	}
+	return ctx.Err()
+}
+
+// runCell executes cell idx as the n-th of total, and returns its failure.
+func (st *runState) runCell(ctx context.Context, eng Engine, idx, n, total int, progress io.Writer) *CellError {
+	c := st.nb.Cells[idx]
+	c.ExecutionCount = &n
+	first := firstLine(c.Source)
+	if progress != nil {
+		fmt.Fprintf(progress, "[%d/%d] cell %d: %s ... ", n, total, idx, first)
+	}
+	start := time.Now()
+	pub := st.begin(idx)
+	res, err := call(ctx, eng, fmt.Sprintf("Cell[%d]", n), c.Source, pub)
+	st.end(res, err, n)
+	took := time.Since(start)
+	if err == nil {
+		if progress != nil {
+			fmt.Fprintf(progress, "ok in %s\n", seconds(took))
+		}
+		return nil
+	}
+	name, value, _ := errorParts(err)
+	if progress != nil {
+		fmt.Fprintf(progress, "FAILED in %s: %s: %s\n", seconds(took), name, firstLine(value))
+	}
+	return &CellError{Index: idx, FirstLine: first, Name: name, Value: value}
+}
+
+// call runs the engine, turning a panic into an error with its stack.
+func call(ctx context.Context, eng Engine, label, code string, pub display.Publisher) (res map[string]any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, &panicError{value: fmt.Sprint(p), stack: string(debug.Stack())}
+		}
+	}()
+	return eng.Execute(ctx, label, code, pub)
+}
+
+// panicError is a panic of the engine, shown as a cell error.
+type panicError struct{ value, stack string }
+
+func (p *panicError) Error() string { return "panic: " + p.value }
+
+// ExecError implements ExecError.
+func (p *panicError) ExecError() (string, string, []string) {
+	return "panic", p.value, strings.Split(strings.TrimRight(p.stack, "\n"), "\n")
+}
+
+// errorParts is what an error output shows of err.
+func errorParts(err error) (name, value string, traceback []string) {
+	if ee, ok := err.(ExecError); ok {
+		name, value, traceback = ee.ExecError()
+	} else {
+		name, value, traceback = "Error", err.Error(), []string{err.Error()}
+	}
+	if traceback == nil {
+		traceback = []string{}
+	}
+	return name, value, traceback
+}
+
+// stamp writes the kernelspec and language_info (unless present) and the
+// "benchbook" entry into the notebook metadata.
+func stamp(nb *Notebook, opt RunOptions) {
+	if nb.Metadata == nil {
+		nb.Metadata = map[string]any{}
+	}
+	if _, ok := nb.Metadata["kernelspec"]; !ok {
+		nb.Metadata["kernelspec"] = map[string]any{"name": "benchbook", "display_name": "Go (benchbook)", "language": "go"}
+	}
+	if _, ok := nb.Metadata["language_info"]; !ok {
+		nb.Metadata["language_info"] = map[string]any{"name": "go", "file_extension": ".go", "mimetype": "text/x-go",
+			"pygments_lexer": "go", "codemirror_mode": "go"}
+	}
+	now := time.Now
+	if opt.Now != nil {
+		now = opt.Now
+	}
+	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": opt.Command,
+		"executed_at": now().UTC().Format(time.RFC3339)}
+}
+
+// firstLine is the first non-blank line of src, shortened to 60 characters.
+func firstLine(src string) string {
+	for _, l := range strings.Split(src, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			if utf8.RuneCountInString(l) > 60 {
+				l = string([]rune(l)[:59]) + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
+
+// seconds formats a duration for progress lines: 4.2s, 0.03s.
+func seconds(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
+}

@@ -1,0 +1,328 @@
+package ipynb
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchbook/benchbook/schema"
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// ErrNoResults is returned when a notebook holds no benchbook result.
+var ErrNoResults = errors.New("no benchbook result in the notebook")
+
+// relTol is how far (relatively) a stored figure may be from the one
+// recomputed from its samples: the same code gives the same bits, so this
+// only forgives a float printed and read back by another tool.
+const relTol = 1e-9
+
+// checksumTolerance is the runner's: a checksum is ok when the total is
+// within 1e-9 (relative, at least 1e-9 absolute) of want times passes.
+const checksumTolerance = 1e-9
+
+// maxProblems caps the mismatches named on one line.
+const maxProblems = 6
+
+// Found is one result found in a notebook's outputs.
+type Found struct {
+	Cell, Output int // indexes, from 0
+	Value        any // the generic JSON value of the entry
+}
+
+// Where is "cell C output O".
+func (f Found) Where() string { return fmt.Sprintf("cell %d output %d", f.Cell, f.Output) }
+
+// Results returns every application/vnd.benchbook.result+json entry of nb's
+// outputs, in order.
+func Results(nb *Notebook) []Found {
+	var out []Found
+	for i, c := range nb.Cells {
+		for j, o := range c.Outputs {
+			if v, ok := o.Data[display.MIMEResult]; ok {
+				out = append(out, Found{Cell: i, Output: j, Value: v})
+			}
+		}
+	}
+	return out
+}
+
+// Verify checks every result embedded in nb against its own samples: the
+// JSON Schema, every summary of every series (stats.Summarize), every
+// comparison (ratio, interval, p-value, verdict; paired by round with the
+// stored bootstrap seed and resamples, as the runner computes them), the A/A
+// control (from aa.samples_ns), each checksum verdict and a judged
+// prediction. It writes one line per result to w, ending in "ok" or
+// "MISMATCH: " and what differs, and returns ok false on any mismatch. A
+// notebook without results is an error wrapping ErrNoResults.
+func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
+	found := Results(nb)
+	if len(found) == 0 {
+		return false, fmt.Errorf("%w: no output holds %s, so there is nothing to verify (run the notebook; a %%bench cell adds one)",
+			ErrNoResults, display.MIMEResult)
+	}
+	ok = true
+	for _, f := range found {
+		desc, problems := check(f.Value)
+		line := f.Where() + ": " + desc + ": ok"
+		if len(problems) > 0 {
+			ok = false
+			if len(problems) > maxProblems {
+				problems = append(problems[:maxProblems], fmt.Sprintf("and %d more", len(problems)-maxProblems))
+			}
+			line = f.Where() + ": " + desc + ": MISMATCH: " + strings.Join(problems, "; ")
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return false, err
+		}
+	}
+	return ok, nil
+}
+
+// check verifies one result value and describes it.
+func check(v any) (desc string, problems []string) {
+	desc = "result"
+	if err := schema.ValidateResult(v); err != nil {
+		problems = append(problems, "does not match result.schema.json: "+oneLine(err.Error()))
+	}
+	r, err := decodeResult(v)
+	if err != nil {
+		return desc, append(problems, "cannot be read as a result: "+err.Error())
+	}
+	desc = describe(r)
+	problems = append(problems, checkSummaries(r)...)
+	problems = append(problems, checkComparisons(r)...)
+	problems = append(problems, checkAA(r)...)
+	problems = append(problems, checkChecksums(r)...)
+	return desc, append(problems, checkPrediction(r)...)
+}
+
+// decodeResult reads a generic JSON value as a bench.Result.
+func decodeResult(v any) (*bench.Result, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var r bench.Result
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// describe is "seed (c, -std=c11 -O2): 3 variants, 12 series, 3 comparisons, 390 samples".
+func describe(r *bench.Result) string {
+	series := 0
+	for i := range r.Variants {
+		for _, name := range bench.SeriesNames {
+			if r.Variants[i].Get(name) != nil {
+				series++
+			}
+		}
+	}
+	return fmt.Sprintf("%s (%s, %s): %s, %s, %s, %s", r.Kernel.Name, r.Kernel.Lang, strings.Join(r.Kernel.Flags, " "),
+		plural(len(r.Variants), "variant"), seriesCount(series), plural(len(r.Comparisons), "comparison"),
+		plural(sampleCount(r), "sample"))
+}
+
+// seriesCount is "1 series", "12 series".
+func seriesCount(n int) string { return fmt.Sprintf("%d series", n) }
+
+// sampleCount is every sample of every series, and the A/A copy's.
+func sampleCount(r *bench.Result) int {
+	n := len(r.AA.SamplesNS)
+	for i := range r.Variants {
+		for _, name := range bench.SeriesNames {
+			if s := r.Variants[i].Get(name); s != nil {
+				n += len(s.SamplesNS)
+			}
+		}
+	}
+	return n
+}
+
+// checkSummaries recomputes every summary from its samples, and puts the
+// recomputed one in place so the later checks start from the samples.
+func checkSummaries(r *bench.Result) []string {
+	var problems []string
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		for _, name := range bench.SeriesNames {
+			s := v.Get(name)
+			if s == nil {
+				continue
+			}
+			got := stats.Summarize(s.SamplesNS)
+			if field, ok := s.Summary.Equal(got, relTol); !ok {
+				problems = append(problems, fmt.Sprintf("variant %s series %s: %s is %s, the samples give %s",
+					v.Name, name, field, summaryField(s.Summary, field), summaryField(got, field)))
+			}
+			s.Summary = got
+		}
+	}
+	return problems
+}
+
+// summaryField is one field of a summary as its JSON shows it.
+func summaryField(s stats.Summary, field string) string {
+	raw, _ := json.Marshal(s)
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &m)
+	return string(m[field])
+}
+
+// checkComparisons recomputes the comparisons of every pair of variants.
+func checkComparisons(r *bench.Result) []string {
+	want := bench.Comparisons(r.Variants, r.Protocol)
+	used := make([]bool, len(want))
+	var problems []string
+	for _, c := range r.Comparisons {
+		k := -1
+		for i, w := range want {
+			if !used[i] && w.Series == c.Series && (w.A == c.A && w.B == c.B || w.A == c.B && w.B == c.A) {
+				k = i
+				break
+			}
+		}
+		name := fmt.Sprintf("comparison %s/%s (%s)", c.A, c.B, c.Series)
+		if k < 0 {
+			problems = append(problems, name+": the samples have no such pair")
+			continue
+		}
+		used[k] = true
+		problems = append(problems, compareComparison(name, c, want[k])...)
+	}
+	for i, w := range want {
+		if !used[i] {
+			problems = append(problems, fmt.Sprintf("comparison %s/%s (%s): missing; the samples give ratio %s", w.A, w.B, w.Series, num(w.Ratio)))
+		}
+	}
+	return problems
+}
+
+// compareComparison names the first field of a stored comparison that differs
+// from the recomputed one.
+func compareComparison(name string, c, w bench.Comparison) []string {
+	if c.A != w.A {
+		return []string{fmt.Sprintf("%s: a is %s, the samples make %s the slower", name, c.A, w.A)}
+	}
+	if p := floatFields(name, []field{{"ratio", c.Ratio, w.Ratio}, {"ci_low", c.CILow, w.CILow},
+		{"ci_high", c.CIHigh, w.CIHigh}, {"p_value", c.PValue, w.PValue}}); p != "" {
+		return []string{p}
+	}
+	if c.Significant != w.Significant {
+		return []string{fmt.Sprintf("%s: significant is %t, the samples give %t", name, c.Significant, w.Significant)}
+	}
+	if c.Paired != w.Paired {
+		return []string{fmt.Sprintf("%s: paired is %t, the runner pairs by round (%t)", name, c.Paired, w.Paired)}
+	}
+	return nil
+}
+
+// checkAA recomputes the A/A control from the variant's interleaved samples
+// and the copy's samples_ns.
+func checkAA(r *bench.Result) []string {
+	aa := r.AA
+	if aa.Variant == "" {
+		if aa.Ratio != 0 || len(aa.SamplesNS) > 0 {
+			return []string{"A/A control: it has a ratio or samples but no variant"}
+		}
+		return nil
+	}
+	name := fmt.Sprintf("A/A control (%s)", aa.Variant)
+	v := r.Variant(aa.Variant)
+	if v == nil || v.Series.Interleaved == nil {
+		return []string{name + ": the result has no interleaved series of that variant"}
+	}
+	if len(aa.SamplesNS) == 0 {
+		return []string{name + ": aa.samples_ns is empty, so the control cannot be recomputed"}
+	}
+	w := bench.AAControl(aa.Variant, v.Series.Interleaved.SamplesNS, aa.SamplesNS, r.Protocol)
+	if p := floatFields(name, []field{{"ratio", aa.Ratio, w.Ratio}, {"ci_low", aa.CILow, w.CILow},
+		{"ci_high", aa.CIHigh, w.CIHigh}, {"p_value", aa.PValue, w.PValue}}); p != "" {
+		return []string{p}
+	}
+	return nil
+}
+
+// checkChecksums judges every checksum again: ok must say whether got is
+// want times passes.
+func checkChecksums(r *bench.Result) []string {
+	var problems []string
+	for _, v := range r.Variants {
+		c := v.Checksum
+		if c == nil {
+			continue
+		}
+		total := c.Want * float64(c.Passes)
+		ok := math.Abs(c.Got-total) <= checksumTolerance*math.Max(math.Abs(total), 1)
+		if ok != c.OK {
+			problems = append(problems, fmt.Sprintf("variant %s checksum: ok is %t, but got %s over %d passes against %s × %d = %s gives %t",
+				v.Name, c.OK, num(c.Got), c.Passes, num(c.Want), c.Passes, num(total), ok))
+		}
+	}
+	return problems
+}
+
+// checkPrediction judges a judged prediction again from the medians.
+func checkPrediction(r *bench.Result) []string {
+	p := r.Prediction
+	if p == nil || p.Observed == nil || p.Held == nil {
+		return nil
+	}
+	ratio, ok := r.Ratio(p.A, p.B)
+	if !ok {
+		return []string{fmt.Sprintf("prediction %q: the samples give no ratio %s/%s", p.Text, p.A, p.B)}
+	}
+	again := *p
+	again.Judge(ratio)
+	if !agree(*p.Observed, *again.Observed) {
+		return []string{fmt.Sprintf("prediction %q: observed is %s, the medians give %s", p.Text, num(*p.Observed), num(ratio))}
+	}
+	if *p.Held != *again.Held {
+		return []string{fmt.Sprintf("prediction %q: held is %t, the medians say %t", p.Text, *p.Held, *again.Held)}
+	}
+	return nil
+}
+
+// field is one stored figure beside the recomputed one.
+type field struct {
+	name        string
+	stored, got float64
+}
+
+// floatFields names the first field whose stored value is not the recomputed
+// one, or returns "".
+func floatFields(what string, fields []field) string {
+	for _, f := range fields {
+		if !agree(f.stored, f.got) {
+			return fmt.Sprintf("%s: %s is %s, the samples give %s", what, f.name, num(f.stored), num(f.got))
+		}
+	}
+	return ""
+}
+
+// agree says whether a and b agree within relTol.
+func agree(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	if math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return false
+	}
+	return math.Abs(a-b) <= relTol*max(math.Abs(a), math.Abs(b))
+}
+
+// num prints a float as JSON would.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// oneLine folds a multi-line message.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

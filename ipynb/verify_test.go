@@ -1,0 +1,153 @@
+package ipynb
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+)
+
+// countSamples counts the samples of a result the long way, for the
+// expected description.
+func countSamples(r *bench.Result) (series, samples int) {
+	samples = len(r.AA.SamplesNS)
+	for _, v := range r.Variants {
+		for _, s := range []*bench.Samples{v.Series.Interleaved, v.Series.InProcess, v.Series.Fresh} {
+			if s != nil {
+				series++
+				samples += len(s.SamplesNS)
+			}
+		}
+		if v.Series.Cold != nil {
+			series++
+			samples += len(v.Series.Cold.SamplesNS)
+		}
+	}
+	return series, samples
+}
+
+func TestVerifyPassesOnAnHonestResult(t *testing.T) {
+	r := benchtest.Seed000(7)
+	r.Protocol.BootstrapSeed = 1<<64 - 59 // a seed a float64 cannot hold
+	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	nb := roundTrip(t, resultNotebook(t, r))
+	var out bytes.Buffer
+	ok, err := Verify(nb, &out)
+	if err != nil || !ok {
+		t.Fatalf("Verify: ok %v, err %v\n%s", ok, err, out.String())
+	}
+	series, samples := countSamples(r)
+	want := fmt.Sprintf("cell 1 output 1: seed (c, -std=c11 -O2): 3 variants, %d series, 3 comparisons, %d samples: ok\n", series, samples)
+	if out.String() != want {
+		t.Errorf("Verify printed\n%q\nwant\n%q", out.String(), want)
+	}
+}
+
+func TestVerifyNamesWhatDoesNotMatch(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(r *bench.Result)
+		says   string
+	}{
+		{"one sample changed", func(r *bench.Result) {
+			s := r.Variant("sink").Series.Interleaved.SamplesNS
+			s[slices.Index(s, slices.Max(s))] *= 3 // min and median stay, max moves
+		}, "variant sink series interleaved: max is "},
+		{"a median changed", func(r *bench.Result) { r.Variant("sink").Series.Fresh.Summary.Median += 1 },
+			"variant sink series fresh: median is "},
+		{"a cold cv changed", func(r *bench.Result) { r.Variant("checksum").Series.Cold.Summary.CVPct *= 1.5 },
+			"variant checksum series cold: cv_pct is "},
+		{"a pair share changed", func(r *bench.Result) { r.Variant("sink").Series.InProcess.Summary.PairsOver2Pct += 0.01 },
+			"variant sink series in_process: pairs_over_2pct is "},
+		{"a comparison ratio changed", func(r *bench.Result) { r.Comparisons[1].Ratio *= 1.01 },
+			"(interleaved): ratio is "},
+		{"a comparison p-value changed", func(r *bench.Result) { r.Comparisons[0].PValue *= 2 }, "(interleaved): p_value is "},
+		{"a comparison verdict flipped", func(r *bench.Result) { r.Comparisons[0].Significant = !r.Comparisons[0].Significant },
+			"(interleaved): significant is "},
+		{"a comparison dropped", func(r *bench.Result) { r.Comparisons = r.Comparisons[1:] }, ": missing; the samples give ratio "},
+		{"the A/A ratio changed", func(r *bench.Result) { r.AA.Ratio += 0.01 }, "A/A control (sink): ratio is "},
+		{"the A/A interval changed", func(r *bench.Result) { r.AA.CIHigh += 0.01 }, "A/A control (sink): ci_high is "},
+		{"the A/A samples are gone", func(r *bench.Result) { r.AA.SamplesNS = nil }, "aa.samples_ns is empty"},
+		{"a checksum verdict flipped", func(r *bench.Result) { r.Variant("checksum").Checksum.OK = false },
+			"variant checksum checksum: ok is false, but got "},
+		{"a checksum total changed", func(r *bench.Result) { r.Variant("checksum").Checksum.Got += 1 },
+			"variant checksum checksum: ok is true"},
+		{"the schema is broken", func(r *bench.Result) { r.Schema = "benchbook.result/0" }, "does not match result.schema.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := benchtest.Seed000(3)
+			tc.change(r)
+			var out bytes.Buffer
+			ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok || !strings.Contains(out.String(), ": MISMATCH: ") || !strings.Contains(out.String(), tc.says) {
+				t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out.String(), tc.says)
+			}
+		})
+	}
+}
+
+func TestVerifyOneLinePerResult(t *testing.T) {
+	bad := benchtest.Seed000(5)
+	bad.Variant("discarded").Series.Interleaved.Summary.Min = 0.5
+	nb := resultNotebook(t, benchtest.Seed000(4), bad)
+	var out bytes.Buffer
+	ok, err := Verify(nb, &out)
+	if err != nil || ok {
+		t.Fatalf("Verify: ok %v, err %v", ok, err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], ": ok") || !strings.HasPrefix(lines[0], "cell 1 output 1: ") ||
+		!strings.HasPrefix(lines[1], "cell 2 output 1: seed") || !strings.Contains(lines[1], "variant discarded series interleaved: min is 0.5, the samples give ") {
+		t.Errorf("Verify printed\n%s", out.String())
+	}
+}
+
+func TestVerifyWithoutResults(t *testing.T) {
+	nb := New(NewMarkdown("# nothing"), NewCode("x := 1"))
+	var out bytes.Buffer
+	ok, err := Verify(nb, &out)
+	if ok || !errors.Is(err, ErrNoResults) || !strings.Contains(err.Error(), "application/vnd.benchbook.result+json") {
+		t.Fatalf("Verify of a notebook without results: ok %v, err %v", ok, err)
+	}
+}
+
+func TestVerifyUnreadableResult(t *testing.T) {
+	nb := New(NewCode("x"))
+	nb.Cells[0].Outputs = []*Output{{Type: DisplayData, Data: map[string]any{"application/vnd.benchbook.result+json": map[string]any{"variants": "no"}}}}
+	var out bytes.Buffer
+	ok, err := Verify(nb, &out)
+	if err != nil || ok || !strings.Contains(out.String(), "cell 0 output 0: result: MISMATCH: does not match result.schema.json") ||
+		!strings.Contains(out.String(), "cannot be read as a result") {
+		t.Errorf("Verify: ok %v, err %v, printed %s", ok, err, out.String())
+	}
+}
+
+func TestVerifyJudgesThePrediction(t *testing.T) {
+	r := benchtest.Seed000(6)
+	p, err := bench.ParsePrediction("sink/discarded>100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ratio, _ := r.Ratio("sink", "discarded")
+	p.Judge(ratio)
+	r.Prediction = p
+	var out bytes.Buffer
+	if ok, _ := Verify(resultNotebook(t, r), &out); !ok {
+		t.Fatalf("an honest prediction fails:\n%s", out.String())
+	}
+	held := false
+	r.Prediction.Held = &held
+	out.Reset()
+	if ok, _ := Verify(resultNotebook(t, r), &out); ok || !strings.Contains(out.String(), `prediction "sink/discarded>100": held is false, the medians say true`) {
+		t.Errorf("a flipped prediction:\n%s", out.String())
+	}
+}
