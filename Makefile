@@ -1,0 +1,59 @@
+# benchbook: `make run` runs the investigation notebook headless and writes
+# the executed notebook and its HTML; `make test` passes the tests. Both set
+# up what is missing first (scripts/setup.sh: Go, gcc, Debian's Jupyter).
+SHELL := /bin/sh
+export PATH := /usr/local/go/bin:$(PATH)
+GO ?= go
+BIN := bin/benchbook
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+NOTEBOOK := notebooks/investigation.ipynb
+PUBLISHED := notebooks/published/investigation.ipynb
+OUT := out
+
+.PHONY: all setup setup-test build install run test test-go test-integration check-generated bench clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) .
+
+# The kernelspec for Jupyter (honours JUPYTER_DATA_DIR).
+install: build
+	$(BIN) install --user
+
+run: setup install
+	@mkdir -p $(OUT)
+	$(BIN) run $(NOTEBOOK) -o $(OUT)/investigation.ipynb --html $(OUT)/investigation.html
+	$(BIN) verify $(OUT)/investigation.ipynb
+	$(BIN) compare $(PUBLISHED) $(OUT)/investigation.ipynb
+	@echo
+	@echo "executed notebook: $(OUT)/investigation.ipynb"
+	@echo "HTML:              $(OUT)/investigation.html"
+	@echo "open it in Jupyter: jupyter notebook $(OUT)/investigation.ipynb (kernel: Go (benchbook))"
+
+test: setup-test build check-generated test-go test-integration
+
+setup-test:
+	@scripts/setup.sh --browser
+
+check-generated:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) generate ./stdlib/symbols
+	@git diff --exit-code -- stdlib/symbols || { echo "stdlib/symbols is stale: run go generate ./stdlib/symbols"; exit 1; }
+
+test-go:
+	$(GO) test -count=1 ./...
+
+test-integration: build
+	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m pytest -q -p no:cacheprovider tests
+
+# Speed targets, measured side by side in one run (never in unit tests).
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./bench/...
+
+clean:
+	rm -rf bin $(OUT)

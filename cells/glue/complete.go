@@ -1,0 +1,173 @@
+package glue
+
+import (
+	"go/scanner"
+	"go/token"
+	"reflect"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Cursor positions of Complete and Inspect count Unicode code points, as in
+// Jupyter's protocol (5.2 and later).
+
+var keywords = []string{
+	"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
+	"func", "go", "goto", "if", "import", "interface", "map", "package", "range", "return", "select",
+	"struct", "switch", "type", "var",
+}
+
+// Complete returns the completions of the word at cursor and the range
+// [start, end) of code (in code points) they replace: after "pkg." the
+// members of the package (or the fields and methods of a global variable),
+// otherwise keywords, predeclared names, the session's names and packages,
+// and the identifiers of code.
+func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
+	runes := []rune(code)
+	w := wordAt(runes, cursor)
+	prefix := string(runes[w.start:w.cursor])
+	var cands []string
+	if w.qualifier != "" {
+		cands = s.memberCandidates(w.qualifier)
+	} else {
+		cands = s.identCandidates(code, w)
+	}
+	seen := map[string]bool{}
+	for _, c := range cands {
+		if strings.HasPrefix(c, prefix) && !strings.HasPrefix(c, "__glue") && !seen[c] {
+			seen[c] = true
+			matches = append(matches, c)
+		}
+	}
+	sort.Strings(matches)
+	return matches, w.start, w.end
+}
+
+// word is the identifier around a cursor, and the identifier before a dot
+// that precedes it.
+type word struct {
+	start, cursor, end int
+	qualifier          string
+}
+
+func isIdentRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// wordAt finds the identifier that contains or ends at cursor.
+func wordAt(runes []rune, cursor int) word {
+	cursor = max(0, min(cursor, len(runes)))
+	w := word{start: cursor, cursor: cursor, end: cursor}
+	for w.start > 0 && isIdentRune(runes[w.start-1]) {
+		w.start--
+	}
+	for w.end < len(runes) && isIdentRune(runes[w.end]) {
+		w.end++
+	}
+	if w.start > 0 && runes[w.start-1] == '.' {
+		q := w.start - 1
+		for q > 0 && isIdentRune(runes[q-1]) {
+			q--
+		}
+		w.qualifier = string(runes[q : w.start-1])
+	}
+	return w
+}
+
+// memberCandidates lists what may follow "q.".
+func (s *Session) memberCandidates(q string) []string {
+	if p := s.importedPath(q); p != "" && !s.declaredName(q) {
+		return s.index.sortedMembers(p)
+	}
+	if !s.declaredName(q) {
+		var out []string
+		for _, p := range s.index.paths[q] {
+			out = append(out, s.index.sortedMembers(p)...)
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	if v, ok := s.idleGlobal(q); ok {
+		return valueMembers(v)
+	}
+	return nil
+}
+
+// idleGlobal reads a global of the interpreter when no cell runs.
+func (s *Session) idleGlobal(name string) (reflect.Value, bool) {
+	if !s.evalMu.TryLock() {
+		return s.global(name)
+	}
+	defer s.evalMu.Unlock()
+	s.snapshotGlobals()
+	return s.global(name)
+}
+
+// valueMembers lists the exported fields and methods of a value.
+func valueMembers(v reflect.Value) []string {
+	if !v.IsValid() {
+		return nil
+	}
+	var out []string
+	t := v.Type()
+	for i := 0; i < t.NumMethod(); i++ {
+		out = append(out, t.Method(i).Name)
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Struct {
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).IsExported() {
+				out = append(out, t.Field(i).Name)
+			}
+		}
+	}
+	return out
+}
+
+// identCandidates lists the names that may start at w.
+func (s *Session) identCandidates(code string, w word) []string {
+	out := append([]string{}, keywords...)
+	for name := range universe {
+		if _, missing := missingBuiltins[name]; !missing {
+			out = append(out, name)
+		}
+	}
+	for _, n := range s.sortedNames() {
+		out = append(out, n.name)
+	}
+	s.mu.Lock()
+	for name := range s.pkgs {
+		out = append(out, name)
+	}
+	s.mu.Unlock()
+	for name := range s.index.paths {
+		out = append(out, name)
+	}
+	return append(out, codeIdents(code, w)...)
+}
+
+// codeIdents lists the identifiers written in code, except the word being
+// completed.
+func codeIdents(code string, w word) []string {
+	fset := token.NewFileSet()
+	src := []byte(code)
+	file := fset.AddFile("", -1, len(src))
+	var sc scanner.Scanner
+	sc.Init(file, src, func(token.Position, string) {}, 0)
+	runes := []rune(code)
+	skip := string(runes[w.start:w.end])
+	var out []string
+	for {
+		_, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.IDENT && lit != skip {
+			out = append(out, lit)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package glue
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// Requirement 9: completion and inspection.
+
+func TestComplete(t *testing.T) {
+	s, err := New(Options{
+		Exports: interp.Exports{"example.com/nb/nb": {"Say": reflect.ValueOf(func(string) {}), "Sum": reflect.ValueOf(func(...float64) float64 { return 0 })}},
+		Preload: map[string]string{"nb": "example.com/nb"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mustRun(t, s, "Cell [1]", "myVariable := 1\nfunc myFunc() {}\ntype point struct{ Alpha, Beta int }\npt := point{1, 2}")
+	tests := []struct {
+		name       string
+		code       string
+		cursor     int // -1: end of code
+		want       []string
+		notWant    []string
+		start, end int // -1: start of the word / end of code
+	}{
+		{"session names", "my", -1, []string{"myFunc", "myVariable"}, nil, 0, 2},
+		{"package member", "x := strings.ToU", -1, []string{"ToUpper", "ToUpperSpecial"}, []string{"ToLower"}, 13, 16},
+		{"preloaded export", "nb.S", -1, []string{"Say", "Sum"}, nil, 3, 4},
+		{"display", "display.Mark", -1, []string{"Markdown"}, nil, 8, 12},
+		{"keyword and builtin", "fu", -1, []string{"func"}, nil, 0, 2},
+		{"builtin", "app", -1, []string{"append"}, nil, 0, 3},
+		{"unsupported builtins are not offered", "ma", -1, []string{"make", "map"}, []string{"max"}, 0, 2},
+		{"package names", "strc", -1, []string{"strconv"}, nil, 0, 4},
+		{"fields of a global", "pt.Al", -1, []string{"Alpha"}, []string{"Beta"}, 3, 5},
+		{"identifiers of the cell", "someLocal := 1\nsomeL", -1, []string{"someLocal"}, nil, 15, 20},
+		{"word after the cursor is replaced", "myVa = 2", 2, []string{"myVariable"}, nil, 0, 4},
+		{"code points, not bytes", "s := \"é\"; myV", -1, []string{"myVariable"}, nil, 10, 13},
+		{"hidden helpers are not offered", "__gl", -1, nil, []string{"__glue"}, 0, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cursor := tc.cursor
+			if cursor < 0 {
+				cursor = len([]rune(tc.code))
+			}
+			got, start, end := s.Complete(tc.code, cursor)
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("matches %v lack %q", got, w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if slices.Contains(got, w) {
+					t.Errorf("matches %v include %q", got, w)
+				}
+			}
+			if start != tc.start || end != tc.end {
+				t.Errorf("range [%d, %d), want [%d, %d)", start, end, tc.start, tc.end)
+			}
+		})
+	}
+}
+
+func gorootHasSources(t *testing.T, s *Session) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(s.docs.goroot(), "src", "fmt", "print.go")); err != nil {
+		t.Skip("GOROOT sources are absent")
+	}
+}
+
+func TestInspectStandardLibrary(t *testing.T) {
+	s := newSession(t, Options{})
+	gorootHasSources(t, s)
+	data, found := s.Inspect("fmt.Println(x)", 6)
+	if !found {
+		t.Fatal("fmt.Println not found")
+	}
+	text := data[display.MIMEText].(string)
+	for _, want := range []string{"func Println(a ...any) (n int, err error)", "Println formats using the default formats", "package fmt"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("inspect text lacks %q:\n%s", want, text)
+		}
+	}
+	if _, ok := data[display.MIMEMarkdown]; !ok {
+		t.Error("no text/markdown")
+	}
+	data, found = s.Inspect("len(x)", 1)
+	if !found || !strings.Contains(data[display.MIMEText].(string), "func len(v Type) int") {
+		t.Errorf("len: found %v, %v", found, data)
+	}
+	data, found = s.Inspect("time.Second", 8)
+	if !found || !strings.Contains(data[display.MIMEText].(string), "Second") {
+		t.Errorf("time.Second: found %v, %v", found, data)
+	}
+}
+
+func TestInspectUserDeclarations(t *testing.T) {
+	s := newSession(t, Options{})
+	mustRun(t, s, "Cell [4]", "x := 1\n// twice doubles its argument.\nfunc twice(x int) int {\n\treturn 2 * x\n}\ncount := 42")
+	data, found := s.Inspect("twice(3)", 2)
+	if !found {
+		t.Fatal("twice not found")
+	}
+	text := data[display.MIMEText].(string)
+	for _, want := range []string{"func twice(x int) int", "Cell [4], line 3", "twice doubles its argument."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("inspect text lacks %q:\n%s", want, text)
+		}
+	}
+	data, found = s.Inspect("count", 5)
+	if !found || !strings.Contains(data[display.MIMEText].(string), "int = 42") {
+		t.Errorf("count: found %v, %v", found, data)
+	}
+	if _, found := s.Inspect("nothingHere", 3); found {
+		t.Error("an unknown name was found")
+	}
+	if _, found := s.Inspect("   ", 1); found {
+		t.Error("blanks were found")
+	}
+}
+
+func TestInspectWithoutGorootSources(t *testing.T) {
+	s := newSession(t, Options{})
+	d := newDocCache()
+	empty := t.TempDir()
+	d.rootOnce.Do(func() { d.root = empty })
+	s.docs = d
+	data, found := s.Inspect("fmt.Println", 6)
+	if !found {
+		t.Fatal("fmt.Println not found without sources")
+	}
+	text := data[display.MIMEText].(string)
+	if !strings.Contains(text, noDoc) || !strings.Contains(text, "func Println(") {
+		t.Errorf("want a signature and %q:\n%s", noDoc, text)
+	}
+}
+
+// Requirement 10: IsComplete.
+
+func TestIsComplete(t *testing.T) {
+	s := newSession(t, Options{})
+	tests := []struct {
+		name, code, status, indent string
+	}{
+		{"statement", "x := 1", StatusComplete, ""},
+		{"empty", "", StatusComplete, ""},
+		{"open func body", "func f() {", StatusIncomplete, "\t"},
+		{"open block, indented", "if x {\n\ty := 1", StatusIncomplete, "\t\t"},
+		{"open call", "fmt.Println(\"a\",", StatusIncomplete, "\t"},
+		{"trailing operator", "x := 1 +", StatusIncomplete, "\t"},
+		{"open raw string", "s := `abc", StatusIncomplete, ""},
+		{"closed func", "func f() {\n}", StatusComplete, ""},
+		{"shell line", "!ls -l", StatusComplete, ""},
+		{"stray paren", "x := )", StatusInvalid, ""},
+		{"stray brace", "}", StatusInvalid, ""},
+		{"unterminated string", "x := \"abc", StatusInvalid, ""},
+		{"for header", "for i := 0; i < 3; i++ {\n}", StatusComplete, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			status, indent := s.IsComplete(tc.code)
+			if status != tc.status || indent != tc.indent {
+				t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", tc.code, status, indent, tc.status, tc.indent)
+			}
+		})
+	}
+}

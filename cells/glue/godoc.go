@@ -1,0 +1,160 @@
+package glue
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/build"
+	"go/doc"
+	"go/parser"
+	"go/printer"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// docCache reads the documentation of standard library packages from
+// GOROOT's sources with go/doc, once per package.
+type docCache struct {
+	rootOnce sync.Once
+	root     string
+
+	mu   sync.Mutex
+	pkgs map[string]*docPkg // nil value: no sources
+}
+
+type docPkg struct {
+	fset *token.FileSet
+	pkg  *doc.Package
+}
+
+func newDocCache() *docCache { return &docCache{pkgs: map[string]*docPkg{}} }
+
+// goroot finds GOROOT: $GOROOT, then "go env GOROOT", then the one this
+// binary was built with.
+func (d *docCache) goroot() string {
+	d.rootOnce.Do(func() {
+		if r := os.Getenv("GOROOT"); r != "" {
+			d.root = r
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if out, err := exec.CommandContext(ctx, "go", "env", "GOROOT").Output(); err == nil {
+			if r := strings.TrimSpace(string(out)); r != "" {
+				d.root = r
+				return
+			}
+		}
+		d.root = runtime.GOROOT()
+	})
+	return d.root
+}
+
+// load returns the documentation of a standard library package, or nil
+// when its sources are absent.
+func (d *docCache) load(importPath string) *docPkg {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if p, ok := d.pkgs[importPath]; ok {
+		return p
+	}
+	p := d.parse(importPath)
+	d.pkgs[importPath] = p
+	return p
+}
+
+func (d *docCache) parse(importPath string) *docPkg {
+	root := d.goroot()
+	if root == "" {
+		return nil
+	}
+	dir := filepath.Join(root, "src", filepath.FromSlash(importPath))
+	bp, err := build.Default.ImportDir(dir, 0)
+	if err != nil {
+		return nil
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range append(bp.GoFiles, bp.CgoFiles...) {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			return nil
+		}
+		files = append(files, f)
+	}
+	var mode doc.Mode
+	if importPath == "builtin" {
+		mode = doc.AllDecls // its names are lower case
+	}
+	pkg, err := doc.NewFromFiles(fset, files, importPath, mode)
+	if err != nil {
+		return nil
+	}
+	return &docPkg{fset: fset, pkg: pkg}
+}
+
+// symbol returns the declaration and the doc comment of a package member.
+func (p *docPkg) symbol(name string) (decl, text string, ok bool) {
+	for _, f := range p.pkg.Funcs {
+		if f.Name == name {
+			return p.funcDecl(f.Decl), p.text(f.Doc), true
+		}
+	}
+	for _, t := range p.pkg.Types {
+		if t.Name == name {
+			return p.node(t.Decl), p.text(t.Doc), true
+		}
+		for _, f := range t.Funcs {
+			if f.Name == name {
+				return p.funcDecl(f.Decl), p.text(f.Doc), true
+			}
+		}
+		if d, txt, ok := p.value(append(t.Consts, t.Vars...), name); ok {
+			return d, txt, true
+		}
+	}
+	return p.value(append(p.pkg.Consts, p.pkg.Vars...), name)
+}
+
+func (p *docPkg) value(vals []*doc.Value, name string) (string, string, bool) {
+	for _, v := range vals {
+		for _, n := range v.Names {
+			if n == name {
+				return p.node(v.Decl), p.text(v.Doc), true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// funcDecl prints a func declaration without its body.
+func (p *docPkg) funcDecl(fd *ast.FuncDecl) string {
+	short := *fd
+	short.Body, short.Doc = nil, nil
+	return p.node(&short)
+}
+
+func (p *docPkg) node(n ast.Node) string {
+	var b bytes.Buffer
+	_ = printer.Fprint(&b, p.fset, n)
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) > 40 {
+		lines = append(lines[:40], "\t...")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *docPkg) text(comment string) string {
+	return strings.TrimSpace(string(p.pkg.Text(comment)))
+}
+
+// synopsis is the first sentence of the package documentation.
+func (p *docPkg) synopsis() string {
+	return p.pkg.Synopsis(p.pkg.Doc)
+}

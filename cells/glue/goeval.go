@@ -1,0 +1,285 @@
+package glue
+
+import (
+	"errors"
+	"go/ast"
+	"strings"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// evalGo runs a Go segment: parse, check, import, then each unit in order.
+// final says whether its last expression is the cell's result.
+func (s *Session) evalGo(c *cellRun, seg segment, final bool) *Error {
+	items, err := parseItems(c.seq, splitItems(seg))
+	if err != nil {
+		return s.syntaxError(c, err)
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	s.snapshotGlobals()
+	si := newSegInfo(items)
+	if e := s.checkUnsupported(c, items, si); e != nil {
+		return e
+	}
+	specs, e := s.planImports(c, items, si)
+	if e != nil {
+		return e
+	}
+	if e := s.doImports(c, specs); e != nil {
+		return e
+	}
+	if e := s.checkNames(c, items, si); e != nil {
+		return e
+	}
+	for _, u := range s.plan(c, items, final) {
+		if e := s.runUnit(c, u); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// doImports imports what a segment needs and was not imported yet.
+func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
+	for _, sp := range specs {
+		if sp.name == "." {
+			s.mu.Lock()
+			s.dot = true
+			s.mu.Unlock()
+		} else if s.importedPath(sp.name) == sp.path {
+			continue
+		}
+		if e := s.runSource(c, sp.source(), sp.line); e != nil {
+			return e
+		}
+		s.mu.Lock()
+		if sp.name != "." {
+			s.pkgs[sp.name] = sp.path
+		}
+		s.history = append(s.history, histEntry{label: c.label, src: sp.source(), names: []string{sp.name}})
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// runSource compiles and runs one source.
+func (s *Session) runSource(c *cellRun, src string, line int) *Error {
+	p, err := s.compile(c, src)
+	if err != nil {
+		return s.compileFailure(c, err, line, nil)
+	}
+	return s.execute(c, p, line)
+}
+
+// runUnit compiles and runs a unit; the final expression is compiled with
+// its result wrapper first, and without it when that fails (a call with no
+// value, for instance).
+func (s *Session) runUnit(c *cellRun, u unit) *Error {
+	p, err := s.compile(c, u.src)
+	if err != nil && u.plain != "" {
+		var err2 error
+		if p, err2 = s.compile(c, u.plain); err2 != nil {
+			err = err2
+		} else {
+			err = nil
+		}
+	}
+	if err != nil {
+		return s.compileFailure(c, err, u.line, u.items)
+	}
+	s.recordNames(c, u)
+	if e := s.execute(c, p, u.line); e != nil {
+		return e
+	}
+	if u.decl {
+		s.recordDecls(c, u)
+	}
+	return nil
+}
+
+// compileFailure turns a compile error into an Error; the interpreter's
+// position-less "nil type" comes from a range over an integer or a function.
+func (s *Session) compileFailure(c *cellRun, err error, line int, items []*pitem) *Error {
+	var stuck errStuck
+	if errors.As(err, &stuck) {
+		return s.interrupted(c, line, stuck.note)
+	}
+	if strings.Contains(err.Error(), "nil type") {
+		for _, pi := range items {
+			if l := firstRangeLine(pi); l > 0 {
+				return errorAt(c, ErrUnsupported, l, msgRangeAny)
+			}
+		}
+	}
+	return s.compileError(c, err, line)
+}
+
+// execute runs a compiled program and turns its failure into an Error.
+// Nothing starts once the cell is cancelled: the interpreter would run a
+// program started after its stop as if nothing had happened.
+func (s *Session) execute(c *cellRun, p *interp.Program, line int) *Error {
+	if c.ctx.Err() != nil {
+		if e := c.failure(); e != nil {
+			return e
+		}
+		return s.interrupted(c, line, "")
+	}
+	c.setLine(line)
+	err, stuck := s.machine().execute(c.ctx, p, s.token, s.wakeSleepers)
+	if err == nil {
+		return nil
+	}
+	if c.ctx.Err() != nil {
+		note := ""
+		if stuck {
+			note = s.replace(c)
+		}
+		if e := c.failure(); e != nil {
+			if note != "" {
+				e.Traceback = append(e.Traceback, note)
+			}
+			return e
+		}
+		return s.interrupted(c, line, note)
+	}
+	var pe interp.Panic
+	if errors.As(err, &pe) {
+		return s.panicError(c, pe.Value, line, s.takeFrames(), "")
+	}
+	s.takeFrames()
+	msg, l := s.mapPositions(err.Error(), c.seq)
+	if l == 0 {
+		l = line
+	}
+	return errorAt(c, ErrPanic, l, stripLeadingPosition(msg, c.label, l))
+}
+
+// interrupted is the Error of a cancelled cell; note says what happened to
+// the interpreter, if anything.
+func (s *Session) interrupted(c *cellRun, line int, note string) *Error {
+	e := errorAt(c, ErrInterrupted, line, "interrupted")
+	if note != "" {
+		e.Traceback = append(e.Traceback, note)
+	}
+	return e
+}
+
+// recordNames remembers the top-level names a compiled unit declares.
+func (s *Session) recordNames(c *cellRun, u unit) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			s.names[d.name] = nameInfo{declName: d, label: c.label}
+		}
+	}
+}
+
+// histEntry is an import or a run of declarations that a new interpreter
+// replays to get the session's state back.
+type histEntry struct {
+	label string
+	src   string
+	names []string // the names it declares
+}
+
+// shapeSrc is the normalized source of a type or method declaration, and
+// the cell that declared it.
+type shapeSrc struct {
+	src, label string
+}
+
+// funcSrc is the source of a func declaration and the names its body uses.
+type funcSrc struct {
+	src  string
+	refs map[string]bool
+}
+
+// recordDecls adds a declaration unit to the history, and relinks the
+// funcs that call a func it redefines (the interpreter binds calls at
+// compile time, so they would keep calling the old one).
+func (s *Session) recordDecls(c *cellRun, u unit) {
+	var names []string
+	redefined := map[string]bool{}
+	newFuncs := map[string]funcSrc{}
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			names = append(names, d.name)
+		}
+		for _, d := range pi.decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				newFuncs[fd.Name.Name] = s.funcSource(c, pi, fd)
+			}
+		}
+	}
+	s.mu.Lock()
+	for _, pi := range u.items {
+		for _, sh := range pi.shapes() {
+			if _, ok := s.shapes[sh.key]; !ok {
+				s.shapes[sh.key] = shapeSrc{src: sh.src, label: c.label}
+			}
+		}
+	}
+	s.history = append(s.history, histEntry{label: c.label, src: u.src, names: names})
+	for name, f := range newFuncs {
+		if _, ok := s.funcs[name]; ok {
+			redefined[name] = true
+		}
+		s.funcs[name] = f
+	}
+	relink := s.dependents(redefined, newFuncs)
+	s.mu.Unlock()
+	if relink != "" {
+		if p, err := s.compile(c, relink); err == nil {
+			_ = s.execute(c, p, u.line)
+		}
+	}
+}
+
+// funcSource is the rewritten source of a func declaration, with its
+// position directive.
+func (s *Session) funcSource(c *cellRun, pi *pitem, fd *ast.FuncDecl) funcSrc {
+	pos := pi.fset.Position(fd.Pos())
+	src := directive(c.seq, pi.lineOf(fd.Pos()), pos.Column) + s.rewriter(pi).render(pi.off(fd.Pos()), pi.off(fd.End()))
+	refs := map[string]bool{}
+	if fd.Body != nil {
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Obj == nil {
+				refs[id.Name] = true
+			}
+			return true
+		})
+	}
+	return funcSrc{src: src, refs: refs}
+}
+
+// dependents returns the source that redeclares every func which calls a
+// redefined one, transitively, except those just declared; "" if none.
+// Called with mu held.
+func (s *Session) dependents(redefined map[string]bool, fresh map[string]funcSrc) string {
+	todo := redefined
+	done := map[string]bool{}
+	var srcs []string
+	for len(todo) > 0 {
+		next := map[string]bool{}
+		for name, f := range s.funcs {
+			if done[name] || fresh[name].src != "" {
+				continue
+			}
+			for r := range todo {
+				if f.refs[r] {
+					done[name], next[name] = true, true
+					srcs = append(srcs, f.src)
+					break
+				}
+			}
+		}
+		todo = next
+	}
+	if len(srcs) == 0 {
+		return ""
+	}
+	return "package main;" + strings.Join(srcs, "\n") + "\n"
+}

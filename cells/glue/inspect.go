@@ -1,0 +1,157 @@
+package glue
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+const noDoc = "no documentation"
+
+// Inspect describes the symbol at cursor: for a standard library member its
+// declaration and doc comment from GOROOT's sources; for a notebook package
+// member its type; for a name a cell declared its declaration line, cell and
+// doc comment (and a variable's current value); for a predeclared name the
+// documentation of package builtin. The data has text/plain and
+// text/markdown.
+func (s *Session) Inspect(code string, cursor int) (map[string]any, bool) {
+	runes := []rune(code)
+	w := wordAt(runes, cursor)
+	name := string(runes[w.start:w.end])
+	if name == "" {
+		return nil, false
+	}
+	var title, decl, text string
+	var ok bool
+	if w.qualifier != "" {
+		title, decl, text, ok = s.inspectMember(w.qualifier, name)
+	} else {
+		title, decl, text, ok = s.inspectName(name)
+	}
+	if !ok {
+		return nil, false
+	}
+	return inspectBundle(title, decl, text), true
+}
+
+func inspectBundle(title, decl, text string) map[string]any {
+	if text == "" {
+		text = noDoc
+	}
+	plain := decl + "\n    " + title + "\n\n" + text
+	md := "```go\n" + decl + "\n```\n\n*" + title + "*\n\n" + text
+	return map[string]any{display.MIMEText: plain, display.MIMEMarkdown: md}
+}
+
+// inspectMember describes q.name where q is a package or a global variable.
+func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bool) {
+	p := s.importedPath(q)
+	if p == "" && !s.declaredName(q) {
+		p, _ = s.index.resolve(q, []string{name})
+	}
+	if p != "" && s.index.has(p, name) {
+		return s.packageMember(p, name)
+	}
+	if v, found := s.idleGlobal(q); found && v.IsValid() {
+		t := v.Type()
+		if m, found := t.MethodByName(name); found {
+			return q + " is a " + t.String(), "func (" + t.String() + ") " + name + strings.TrimPrefix(m.Type.String(), "func"), "", true
+		}
+	}
+	return "", "", "", false
+}
+
+// packageMember documents a member of the package at path p.
+func (s *Session) packageMember(p, name string) (title, decl, text string, ok bool) {
+	title = "package " + p
+	if !s.exported(p) {
+		if dp := s.docs.load(p); dp != nil {
+			if decl, text, found := dp.symbol(name); found {
+				return title, decl, text, true
+			}
+		}
+	}
+	return title, reflectDecl(name, s.index.values[p][name]), "", true
+}
+
+// reflectDecl describes a symbol from its symbol table value.
+func reflectDecl(name string, v reflect.Value) string {
+	if !v.IsValid() {
+		return name
+	}
+	t := v.Type()
+	switch {
+	case t.Kind() == reflect.Func:
+		return "func " + name + strings.TrimPrefix(t.String(), "func")
+	case t.Kind() == reflect.Pointer && v.IsNil():
+		return "type " + name + " " + t.Elem().String()
+	case t.Kind() == reflect.Pointer:
+		return "var " + name + " " + t.Elem().String()
+	}
+	return "const " + name + " = " + fmt.Sprint(v.Interface())
+}
+
+// inspectName describes an unqualified name.
+func (s *Session) inspectName(name string) (title, decl, text string, ok bool) {
+	s.mu.Lock()
+	n, declared := s.names[name]
+	p := s.pkgs[name]
+	s.mu.Unlock()
+	switch {
+	case declared:
+		return s.inspectDeclared(n)
+	case p != "":
+		return s.inspectPackage(p)
+	case universe[name]:
+		if dp := s.docs.load("builtin"); dp != nil {
+			if decl, text, found := dp.symbol(name); found {
+				return "predeclared", decl, text, true
+			}
+		}
+		return "predeclared", name, "", true
+	}
+	if paths := s.index.paths[name]; len(paths) > 0 {
+		return s.inspectPackage(paths[0])
+	}
+	return "", "", "", false
+}
+
+func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool) {
+	title = fmt.Sprintf("declared in %s, line %d", n.label, n.line)
+	text = strings.TrimSpace(commentText(n.doc))
+	if n.kind == declVar || n.kind == declDefine {
+		if v, found := s.idleGlobal(n.name); found && v.IsValid() && v.CanInterface() {
+			value := fmt.Sprintf("%s = %s", v.Type(), formatValue(v.Interface()))
+			if text != "" {
+				value += "\n\n" + text
+			}
+			text = value
+		}
+	}
+	return title, n.sig, text, true
+}
+
+func (s *Session) inspectPackage(p string) (title, decl, text string, ok bool) {
+	decl = "package " + s.index.names[p] + " // import " + fmt.Sprintf("%q", p)
+	if !s.exported(p) {
+		if dp := s.docs.load(p); dp != nil {
+			text = dp.synopsis()
+		}
+	}
+	return "package", decl, text, true
+}
+
+// commentText strips the comment markers of a doc comment.
+func commentText(doc string) string {
+	var out []string
+	for _, l := range strings.Split(doc, "\n") {
+		l = strings.TrimSpace(l)
+		l = strings.TrimPrefix(l, "//")
+		l = strings.TrimPrefix(l, "/*")
+		l = strings.TrimSuffix(l, "*/")
+		out = append(out, strings.TrimSpace(l))
+	}
+	return strings.Join(out, "\n")
+}

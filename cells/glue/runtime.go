@@ -1,0 +1,293 @@
+package glue
+
+import (
+	"fmt"
+	"go/constant"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// The compiled side of a session, given to each interpreter as symbol
+// tables: the hidden package __glue (Go and Result, used by the rewritten
+// source) and the display package. Every function is a closure over the
+// session: there is no package-level state.
+
+const (
+	rtPath      = "benchbook.local/glue/rt"
+	rtName      = "__glue"
+	displayPath = "github.com/benchbook/benchbook/stdlib/display"
+)
+
+// rtExports builds the __glue package. Result's arguments that have methods
+// are wrapped by the interpreter into values implementing display.Renderer,
+// fmt.Stringer or error (its MapTypes), so that interpreted types with a
+// Bundle, String or Error method are shown as such.
+func (s *Session) rtExports() interp.Exports {
+	result := reflect.ValueOf(s.result)
+	return interp.Exports{
+		rtPath + "/" + rtName: {
+			"Go":      reflect.ValueOf(func(fn any, args ...any) { s.goCall(fn, args, false) }),
+			"GoSlice": reflect.ValueOf(func(fn any, args ...any) { s.goCall(fn, args, true) }),
+			"GoFunc":  reflect.ValueOf(s.goHelper),
+			"Result":  result,
+		},
+		".": {"MapTypes": reflect.ValueOf(map[reflect.Value][]reflect.Type{
+			result: {
+				reflect.TypeOf((*display.Renderer)(nil)).Elem(),
+				reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
+				reflect.TypeOf((*error)(nil)).Elem(),
+			},
+		})},
+	}
+}
+
+// timeExports replaces time.Sleep by one that an interrupt ends: a sleep is
+// the commonest call that the interpreter cannot stop, and a cancelled run
+// that does not stop costs the interpreter (see machine).
+func (s *Session) timeExports() interp.Exports {
+	return interp.Exports{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}}
+}
+
+// sleep is time.Sleep, ended early by wakeSleepers.
+func (s *Session) sleep(d time.Duration) {
+	s.mu.Lock()
+	wake := s.wake
+	s.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-wake:
+	}
+}
+
+// wakeSleepers ends every sleep in progress: called when the interpreter is
+// stopped, which ends every interpreted goroutine anyway.
+func (s *Session) wakeSleepers() {
+	s.mu.Lock()
+	close(s.wake)
+	s.wake = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// result records the value of the cell's final expression.
+func (s *Session) result(vs ...any) {
+	c := s.running()
+	if c == nil {
+		return
+	}
+	bundle := resultBundle(vs, s.opt.Render)
+	c.mu.Lock()
+	c.result = bundle
+	c.mu.Unlock()
+}
+
+// resultBundle is the execute_result of a final expression's values: the
+// bundle that render gives (if any) or that of a display.Renderer,
+// otherwise text/plain in Go form.
+func resultBundle(vs []any, render func(any) (map[string]any, bool)) map[string]any {
+	if len(vs) == 1 {
+		if b, ok := richBundle(vs[0], render); ok {
+			out := make(map[string]any, len(b)+1)
+			for k, v := range b {
+				out[k] = v
+			}
+			if _, ok := out[display.MIMEText]; !ok {
+				out[display.MIMEText] = fmt.Sprintf("<%T>", vs[0])
+			}
+			return out
+		}
+	}
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = formatValue(v)
+	}
+	return map[string]any{display.MIMEText: strings.Join(parts, ", ")}
+}
+
+// richBundle is the bundle of a value that shows itself.
+func richBundle(v any, render func(any) (map[string]any, bool)) (map[string]any, bool) {
+	if render != nil {
+		if b, ok := render(v); ok && b != nil {
+			return b, true
+		}
+	}
+	if r, ok := v.(display.Renderer); ok {
+		return r.Bundle(), true
+	}
+	return nil, false
+}
+
+// formatValue shows a value as a Go programmer expects: strings as Go
+// string literals, errors and Stringers by their text, structs with field
+// names, everything else with %v.
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return strconv.Quote(x)
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		return x.String()
+	case []byte:
+		return fmt.Sprintf("%v", x)
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Func {
+		return fmt.Sprintf("<%s>", rv.Type())
+	}
+	return fmt.Sprintf("%+v", v)
+}
+
+// goCall is the rewritten form of go fn(args...) (with slice, go
+// fn(args[0], ..., args[n-1]...)): it calls fn with args in a goroutine
+// under recover. Arguments are converted to the parameter types, since
+// untyped constants reach it with their default type.
+func (s *Session) goCall(fn any, args []any, slice bool) {
+	f := reflect.ValueOf(fn)
+	if f.Kind() != reflect.Func {
+		panic(fmt.Sprintf("go statement: %T is not a function", fn))
+	}
+	in := callArgs(f.Type(), args, slice)
+	s.goHelper(func() {
+		if slice {
+			f.CallSlice(in)
+		} else {
+			f.Call(in)
+		}
+	})
+}
+
+// callArgs converts args for a call of a function of type t.
+func callArgs(t reflect.Type, args []any, slice bool) []reflect.Value {
+	in := make([]reflect.Value, len(args))
+	for i, a := range args {
+		pt := paramType(t, i, slice)
+		v := reflect.ValueOf(a)
+		switch {
+		case pt == nil:
+			panic(fmt.Sprintf("go statement: too many arguments in call of %s", t))
+		case !v.IsValid():
+			v = reflect.Zero(pt)
+		case v.Type().AssignableTo(pt):
+		case v.Type().ConvertibleTo(pt):
+			v = v.Convert(pt)
+		default:
+			panic(fmt.Sprintf("go statement: cannot use %s as %s in argument %d", v.Type(), pt, i+1))
+		}
+		in[i] = v
+	}
+	return in
+}
+
+// paramType is the type of argument i of a call of t, nil if there is none.
+func paramType(t reflect.Type, i int, slice bool) reflect.Type {
+	n := t.NumIn()
+	switch {
+	case t.IsVariadic() && !slice && i >= n-1:
+		return t.In(n - 1).Elem()
+	case i < n:
+		return t.In(i)
+	}
+	return nil
+}
+
+// goHelper runs fn in a goroutine under recover. A panic is reported to the
+// cell that was running when the goroutine started, if it still runs;
+// otherwise on stderr.
+func (s *Session) goHelper(fn func()) {
+	c := s.running()
+	line := 0
+	if c != nil {
+		line = c.currentLine()
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.goroutinePanic(c, line, r)
+			}
+		}()
+		fn()
+	}()
+}
+
+// goroutinePanic reports a panic recovered in a goroutine that a cell
+// started at line.
+func (s *Session) goroutinePanic(c *cellRun, line int, value any) {
+	frames := s.takeFrames()
+	if c != nil && c.fail(s.panicError(c, value, line, frames, "in a goroutine: ")) {
+		return
+	}
+	label := "an earlier cell"
+	if c != nil {
+		label = c.label
+	}
+	msg := fmt.Sprint(value)
+	if err, ok := value.(error); ok {
+		msg = err.Error()
+	}
+	msg, _ = s.mapPositions(msg, 0)
+	s.out.Stream("stderr", fmt.Sprintf("panic in a goroutine started by %s, after it finished: %s\n", label, msg))
+}
+
+// displayExports builds the display package of cells: the functions publish
+// through the session's forwarder, to the cell running at the time.
+func (s *Session) displayExports() interp.Exports {
+	d := display.New(forwarder{s})
+	syms := map[string]reflect.Value{
+		"HTML":     reflect.ValueOf(d.HTML),
+		"Markdown": reflect.ValueOf(d.Markdown),
+		"SVG":      reflect.ValueOf(d.SVG),
+		"PNG":      reflect.ValueOf(d.PNG),
+		"Show":     reflect.ValueOf(d.Show),
+		"Clear":    reflect.ValueOf(d.Clear),
+		"NewID":    reflect.ValueOf(display.NewID),
+		"JSON": reflect.ValueOf(func(v any) string {
+			id, err := d.JSON(v)
+			if err != nil {
+				panic(err)
+			}
+			return id
+		}),
+		"Update": reflect.ValueOf(func(id, kind string, content any) {
+			if err := d.Update(id, kind, content); err != nil {
+				panic(err)
+			}
+		}),
+		"Bundle":    reflect.ValueOf((*display.Bundle)(nil)),
+		"Renderer":  reflect.ValueOf((*display.Renderer)(nil)),
+		"_Renderer": reflect.ValueOf((*rendererWrapper)(nil)),
+	}
+	for name, mime := range map[string]string{
+		"MIMEText": display.MIMEText, "MIMEHTML": display.MIMEHTML, "MIMEMarkdown": display.MIMEMarkdown,
+		"MIMEPNG": display.MIMEPNG, "MIMESVG": display.MIMESVG, "MIMEJSON": display.MIMEJSON,
+		"MIMEResult": display.MIMEResult, "MIMEBuild": display.MIMEBuild,
+	} {
+		syms[name] = reflect.ValueOf(constant.MakeString(mime))
+	}
+	return interp.Exports{displayPath + "/display": syms}
+}
+
+// rendererWrapper lets an interpreted type with a Bundle method be a
+// display.Renderer in compiled code (the interpreter's wrapper convention:
+// IValue holds the value, W<Method> its methods).
+type rendererWrapper struct {
+	IValue  any
+	WBundle func() map[string]any
+}
+
+// Bundle implements display.Renderer.
+func (w rendererWrapper) Bundle() map[string]any {
+	if w.WBundle == nil {
+		return nil
+	}
+	return w.WBundle()
+}

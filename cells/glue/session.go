@@ -1,0 +1,414 @@
+package glue
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// Options configures a Session.
+type Options struct {
+	// Exports are extra symbol tables (yaegi interp.Exports, keys
+	// "importpath/name") for notebook packages such as bench, plot and stats.
+	// Their functions may be closures bound to the caller's session, e.g.
+	// through Session.Current.
+	Exports interp.Exports
+	// Preload maps a package name to its import path; each is imported into
+	// every interpreter without an import line. "display" is always there.
+	Preload map[string]string
+	// Dir is the working directory of ! shell lines ("" for the process's).
+	Dir string
+	// Env is the environment of ! shell lines and of os.Getenv in cells
+	// (nil for the process's).
+	Env []string
+	// Render, if set, shows a cell's final value richly: it returns the
+	// bundle of the values it knows (compiled notebook types that do not
+	// implement display.Renderer). It is tried before display.Renderer.
+	Render func(v any) (bundle map[string]any, ok bool)
+}
+
+// Session is one notebook's interpreter state. Eval runs one cell at a
+// time; Complete, Inspect and IsComplete may be called at any time.
+type Session struct {
+	opt   Options
+	token string
+	index *pkgIndex
+	out   *outlet
+	docs  *docCache
+
+	stdout, stderr *pipe
+	stdin          *os.File
+
+	evalMu sync.Mutex // held by Eval
+
+	mu      sync.Mutex // guards what follows
+	closed  bool
+	m       *machine
+	seq     int
+	labels  map[int]string
+	names   map[string]nameInfo // top-level names declared by cells
+	pkgs    map[string]string   // package name -> import path, imported so far
+	dot     bool                // a dot import happened: names cannot be checked
+	history []histEntry         // imports and declarations, replayed into a new interpreter
+	funcs   map[string]funcSrc  // latest source of each func, for relinking
+	shapes  map[string]shapeSrc // types and methods declared, by "type T" or "method T.M"
+	run     *cellRun
+	frames  []frame
+	globals map[string]reflect.Value
+	wake    chan struct{} // closed to end the sleeps in progress
+}
+
+// nameInfo is a name a cell declared.
+type nameInfo struct {
+	declName
+	label string
+}
+
+// New starts a session.
+func New(opt Options) (*Session, error) {
+	s := &Session{
+		opt: opt, token: randomToken(), out: &outlet{}, docs: newDocCache(),
+		labels: map[int]string{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
+		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}),
+	}
+	s.index = newPkgIndex(stdlib.Symbols, opt.Exports, s.displayExports())
+	var err error
+	if s.stdin, err = os.Open(os.DevNull); err != nil {
+		return nil, fmt.Errorf("glue: %w", err)
+	}
+	if s.stdout, err = newPipe("stdout", s.token, s.out, nil); err != nil {
+		return nil, err
+	}
+	if s.stderr, err = newPipe("stderr", s.token, s.out, s.addFrames); err != nil {
+		s.stdout.close()
+		return nil, err
+	}
+	if s.m, err = s.newMachine(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func randomToken() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// Close ends the session. A cell still running is abandoned.
+func (s *Session) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	if s.run != nil {
+		s.run.cancel()
+	}
+	m := s.m
+	s.mu.Unlock()
+	if m != nil {
+		m.stop()
+	}
+	s.wakeSleepers()
+	s.stdout.close()
+	s.stderr.close()
+	_ = s.stdin.Close()
+}
+
+// Current returns a Publisher that publishes to the cell running at the
+// time of each call (between cells, streams and displays are held for the
+// next cell). It is meant for the closures of Options.Exports.
+func (s *Session) Current() display.Publisher { return forwarder{s} }
+
+// cellRun is one Eval in progress.
+type cellRun struct {
+	seq    int
+	label  string
+	lines  []string
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	line     int // cell line of the unit running
+	result   map[string]any
+	goErr    *Error // a panic in a goroutine the cell started
+	finished bool   // Eval is returning: goErr can no longer be reported
+}
+
+func (c *cellRun) setLine(line int) {
+	c.mu.Lock()
+	c.line = line
+	c.mu.Unlock()
+}
+
+func (c *cellRun) currentLine() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.line
+}
+
+// where is the header of a message about a line of the cell.
+func (c *cellRun) where(line int) string {
+	if line <= 0 {
+		return c.label + ": "
+	}
+	return fmt.Sprintf("%s, line %d: ", c.label, line)
+}
+
+// sourceLine is a line of the cell, trimmed.
+func (c *cellRun) sourceLine(line int) string {
+	if line <= 0 || line > len(c.lines) {
+		return ""
+	}
+	return strings.TrimSpace(c.lines[line-1])
+}
+
+// fail records a goroutine panic and stops the cell; false when the cell
+// has finished and can no longer report it.
+func (c *cellRun) fail(e *Error) bool {
+	c.mu.Lock()
+	if c.finished {
+		c.mu.Unlock()
+		return false
+	}
+	if c.goErr == nil {
+		c.goErr = e
+	}
+	c.mu.Unlock()
+	c.cancel()
+	return true
+}
+
+func (c *cellRun) failure() *Error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.goErr
+}
+
+// Eval runs one cell. label names the cell in messages ("Cell [3]"); pub
+// receives its streams and displays while it runs. The result is the
+// execute_result bundle, nil when the cell does not end with an expression
+// that has a value. A failure is returned as *Error.
+func (s *Session) Eval(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
+	s.evalMu.Lock()
+	defer s.evalMu.Unlock()
+	c, err := s.begin(ctx, label, code, pub)
+	if err != nil {
+		return nil, err
+	}
+	e := s.evalCell(c, strings.ReplaceAll(code, "\r\n", "\n"))
+	if goErr := s.end(c); e == nil && goErr != nil {
+		e = goErr
+	}
+	if e != nil {
+		return nil, e
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.result, nil
+}
+
+// evalCell runs the segments of a cell in order.
+func (s *Session) evalCell(c *cellRun, code string) *Error {
+	segs := splitCell(code)
+	for i, seg := range segs {
+		if c.ctx.Err() != nil {
+			if e := c.failure(); e != nil {
+				return e
+			}
+			return s.interrupted(c, seg.line, "")
+		}
+		var e *Error
+		if seg.shell {
+			e = s.runShell(c, seg)
+		} else {
+			e = s.evalGo(c, seg, i == len(segs)-1)
+		}
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func (s *Session) begin(ctx context.Context, label, code string, pub display.Publisher) (*cellRun, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if label == "" {
+		label = "Cell"
+	}
+	if s.closed {
+		return nil, &Error{Name: ErrSession, Value: "the session is closed", Traceback: []string{label + ": the session is closed"}}
+	}
+	s.seq++
+	s.labels[s.seq] = label
+	c := &cellRun{seq: s.seq, label: label, lines: strings.Split(code, "\n")}
+	c.ctx, c.cancel = context.WithCancel(ctx)
+	s.out.attach(pub)
+	s.run = c
+	return c, nil
+}
+
+// end delivers what the cell wrote, detaches its publisher, and returns the
+// panic of a goroutine the cell started, if any. A goroutine panic that
+// comes later is written on stderr.
+func (s *Session) end(c *cellRun) *Error {
+	s.syncStreams()
+	c.mu.Lock()
+	c.finished = true
+	goErr := c.goErr
+	c.mu.Unlock()
+	s.mu.Lock()
+	s.run = nil
+	s.mu.Unlock()
+	c.cancel()
+	s.out.detach()
+	return goErr
+}
+
+// syncStreams delivers what was written to stdout and stderr so far.
+func (s *Session) syncStreams() {
+	s.stdout.sync(time.Second)
+	s.stderr.sync(time.Second)
+}
+
+// running is the cell being run, or nil.
+func (s *Session) running() *cellRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.run
+}
+
+// addFrames keeps the panic frames read from stderr until a panic is
+// reported.
+func (s *Session) addFrames(fs []frame) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.frames = append(s.frames, fs...)
+	if len(s.frames) > 64 {
+		s.frames = s.frames[len(s.frames)-64:]
+	}
+}
+
+// takeFrames returns the frames written so far and forgets them.
+func (s *Session) takeFrames() []frame {
+	s.stderr.sync(time.Second)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fs := s.frames
+	s.frames = nil
+	return fs
+}
+
+// labelOf is the label of cell seq.
+func (s *Session) labelOf(seq int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.labels[seq]; ok {
+		return l
+	}
+	return fmt.Sprintf("cell #%d", seq)
+}
+
+// declaredName reports whether a cell declared name at the top level.
+func (s *Session) declaredName(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.names[name]
+	return ok
+}
+
+func (s *Session) nameKind(name string) declKind {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.names[name].kind
+}
+
+// importedPath is the path of the package imported as name, or "".
+func (s *Session) importedPath(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pkgs[name]
+}
+
+func (s *Session) hasDotImport() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dot
+}
+
+// exported reports whether p is a notebook package (not the standard library).
+func (s *Session) exported(p string) bool {
+	if p == displayPath {
+		return true
+	}
+	for key := range s.opt.Exports {
+		if strings.HasPrefix(key, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// global is the value of a global variable or constant of the interpreter,
+// from the snapshot taken before the running segment.
+func (s *Session) global(name string) (reflect.Value, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v, ok := s.globals[name]
+	return v, ok
+}
+
+// snapshotGlobals refreshes the snapshot of the interpreter's globals. Only
+// call it when no cell code runs in the interpreter's main flow.
+func (s *Session) snapshotGlobals() {
+	s.mu.Lock()
+	m := s.m
+	s.mu.Unlock()
+	g, ok := globalsOf(m.in)
+	if !ok {
+		return // keep the previous snapshot
+	}
+	s.mu.Lock()
+	s.globals = g
+	s.mu.Unlock()
+}
+
+// globalsOf reads the interpreter's globals. Globals panics when a variable
+// was compiled but its cell failed before running it (the interpreter's
+// frame was not grown yet): ok is then false.
+func globalsOf(in *interp.Interpreter) (g map[string]reflect.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return in.Globals(), true
+}
+
+// sortedNames lists the names cells declared.
+func (s *Session) sortedNames() []nameInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]nameInfo, 0, len(s.names))
+	for _, n := range s.names {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}

@@ -1,0 +1,53 @@
+package glue
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// runShell runs a "!" line with /bin/sh -c in its own process group, its
+// output written straight into the session's stdout and stderr pipes (so it
+// streams, in order with the Go lines around it). As in IPython, a non-zero
+// exit status does not fail the cell: it is reported on stderr. Cancelling
+// the cell kills the whole process group.
+func (s *Session) runShell(c *cellRun, seg segment) *Error {
+	if seg.text == "" {
+		return nil
+	}
+	cmd := exec.CommandContext(c.ctx, "/bin/sh", "-c", seg.text)
+	cmd.Dir = s.opt.Dir
+	cmd.Env = s.opt.Env
+	cmd.Stdin = s.stdin
+	cmd.Stdout = s.stdout.w
+	cmd.Stderr = s.stderr.w
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = time.Second
+	err := cmd.Run()
+	s.syncStreams()
+	if c.ctx.Err() != nil {
+		return s.interrupted(c, seg.line, "")
+	}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &exit):
+		s.out.Stream("stderr", fmt.Sprintf("! %s: %s\n", seg.text, exitText(exit)))
+		return nil
+	}
+	return errorAt(c, ErrSession, seg.line, "cannot run the shell: "+err.Error())
+}
+
+// exitText describes how a process ended.
+func exitText(e *exec.ExitError) string {
+	if ws, ok := e.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exit status %d", e.ExitCode())
+}

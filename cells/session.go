@@ -1,0 +1,231 @@
+// Package cells is what a benchbook cell means: its magic line picks native
+// C or Go benchmark kernels (built by stdlib/harness), the measurement
+// protocol (%bench, stdlib/bench), or plain Go glue interpreted by yaegi
+// (cells/glue). A Session executes cells one after another and publishes
+// their outputs through a display.Publisher; it knows nothing of sockets.
+package cells
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// Options configure a Session.
+type Options struct {
+	// Dir is the working directory of the cells: the notebook's folder.
+	Dir string
+	// CacheDir holds built kernels; "" means harness.DefaultCacheDir().
+	CacheDir string
+	// ResultsDir is where %bench writes raw records and results before it
+	// shows anything; "" means Dir/results.
+	ResultsDir string
+}
+
+// Session is one notebook's state: its glue interpreter, the kernels its
+// cells built and the results of its %bench runs.
+type Session struct {
+	opt  Options
+	glue *glue.Session
+
+	mu      sync.Mutex
+	kernels map[string]*harness.Kernel
+	results map[string]*bench.Result
+	pub     display.Publisher
+	ctx     context.Context
+}
+
+// New starts a session.
+func New(opt Options) (*Session, error) {
+	if opt.Dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		opt.Dir = wd
+	}
+	if opt.ResultsDir == "" {
+		opt.ResultsDir = filepath.Join(opt.Dir, "results")
+	}
+	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{}}
+	g, err := glue.New(glue.Options{Exports: s.exports(), Preload: preload, Dir: opt.Dir, Render: render})
+	if err != nil {
+		return nil, fmt.Errorf("glue interpreter: %w", err)
+	}
+	s.glue = g
+	return s, nil
+}
+
+// Close releases the interpreter.
+func (s *Session) Close() {
+	if s.glue != nil {
+		s.glue.Close()
+	}
+}
+
+// Error is a cell that failed: what failed, why, and where.
+type Error struct {
+	Name      string
+	Value     string
+	Traceback []string
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Value }
+
+// ExecError gives the error's parts as Jupyter shows them.
+func (e *Error) ExecError() (name, value string, traceback []string) {
+	return e.Name, e.Value, e.Traceback
+}
+
+func cellError(name, label string, line int, msg string) *Error {
+	where := label
+	if line > 0 {
+		where = fmt.Sprintf("%s, line %d", label, line)
+	}
+	tb := []string{fmt.Sprintf("%s: %s", name, where)}
+	tb = append(tb, strings.Split(strings.TrimRight(msg, "\n"), "\n")...)
+	return &Error{Name: name, Value: fmt.Sprintf("%s (%s)", firstLine(msg), where), Traceback: tb}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
+
+// Execute runs one cell. label names it in messages ("Cell[3]"); outputs go
+// to pub while it runs; the returned bundle is its execute_result, if any.
+// A failure is an *Error; the session lives on either way.
+func (s *Session) Execute(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
+	s.mu.Lock()
+	s.pub, s.ctx = pub, ctx
+	s.mu.Unlock()
+	m, err := ParseMagic(code)
+	if err != nil {
+		me := err.(*MagicError)
+		return nil, cellError("MagicError", label, me.Line, me.Msg)
+	}
+	switch m.Kind {
+	case NativeC, NativeGo:
+		return nil, s.native(ctx, label, m, pub)
+	case Bench:
+		return nil, s.bench(ctx, label, m, pub)
+	}
+	res, err := s.glue.Eval(ctx, label, code, pub)
+	if err != nil {
+		if ge, ok := err.(*glue.Error); ok {
+			return nil, &Error{Name: ge.Name, Value: ge.Value, Traceback: ge.Traceback}
+		}
+		return nil, &Error{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
+	}
+	return res, nil
+}
+
+// Complete completes code at cursor: magics, kernel names and %bench keys on
+// a magic line, Go everywhere else.
+func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
+	if m, st, en, ok := s.completeMagic(code, cursor); ok {
+		return m, st, en
+	}
+	return s.glue.Complete(code, cursor)
+}
+
+// Inspect shows the signature and doc of the symbol at cursor.
+func (s *Session) Inspect(code string, cursor int) (map[string]any, bool) {
+	return s.glue.Inspect(code, cursor)
+}
+
+// IsComplete says whether code is ready to run: a native cell is complete
+// when its braces balance, a glue cell when it parses.
+func (s *Session) IsComplete(code string) (status, indent string) {
+	m, err := ParseMagic(code)
+	if err != nil {
+		return "invalid", ""
+	}
+	switch m.Kind {
+	case Bench:
+		return "complete", ""
+	case NativeC, NativeGo:
+		if depth := braceDepth(m.Body); depth > 0 {
+			return "incomplete", strings.Repeat("    ", depth)
+		} else if depth < 0 {
+			return "invalid", ""
+		}
+		return "complete", ""
+	}
+	return s.glue.IsComplete(code)
+}
+
+// braceDepth counts open braces, ignoring those in strings and comments.
+func braceDepth(src string) int {
+	depth := 0
+	inStr, inChar, inLine, inBlock := false, false, false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		next := byte(0)
+		if i+1 < len(src) {
+			next = src[i+1]
+		}
+		switch {
+		case inLine:
+			inLine = c != '\n'
+		case inBlock:
+			if c == '*' && next == '/' {
+				inBlock, i = false, i+1
+			}
+		case inStr || inChar:
+			if c == '\\' {
+				i++
+			} else if (inStr && c == '"') || (inChar && c == '\'') {
+				inStr, inChar = false, false
+			}
+		case c == '/' && next == '/':
+			inLine = true
+		case c == '/' && next == '*':
+			inBlock = true
+		case c == '"':
+			inStr = true
+		case c == '\'':
+			inChar = true
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		}
+	}
+	return depth
+}
+
+// current is the publisher and context of the running cell, for glue exports.
+func (s *Session) current() (display.Publisher, context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ctx == nil {
+		return s.pub, context.Background()
+	}
+	return s.pub, s.ctx
+}
+
+// kernel returns the kernel a cell built under name.
+func (s *Session) kernel(name string) (*harness.Kernel, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k, ok := s.kernels[name]; ok {
+		return k, nil
+	}
+	if len(s.kernels) == 0 {
+		return nil, fmt.Errorf("no kernel named %s: no %%%%c or %%%%go cell has been run in this session yet", name)
+	}
+	var names []string
+	for n := range s.kernels {
+		names = append(names, n)
+	}
+	return nil, fmt.Errorf("no kernel named %s; the kernels defined are %s", name, strings.Join(sortStrings(names), ", "))
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/kernel"
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// engine adapts a cells.Session to the kernel's Engine interface: this is
+// the one place where the wire protocol and the meaning of cells meet.
+type engine struct {
+	s *cells.Session
+}
+
+var _ kernel.Engine = engine{}
+
+func (e engine) Info() kernel.Info {
+	return kernel.Info{
+		Implementation:        "benchbook",
+		ImplementationVersion: version,
+		Language: kernel.LanguageInfo{Name: "go", Version: strings.TrimPrefix(runtime.Version(), "go"),
+			Mimetype: "text/x-go", FileExtension: ".go", PygmentsLexer: "go", CodeMirrorMode: "go"},
+		Banner: fmt.Sprintf("benchbook %s: C and Go benchmark kernels built natively (%%%%c, %%%%go), the measurement protocol (%%bench), Go glue cells (yaegi)", version),
+		HelpLinks: []kernel.HelpLink{
+			{Text: "benchbook cells and %bench keys", URL: "https://github.com/benchbook/benchbook#cells"},
+			{Text: "Go standard library", URL: "https://pkg.go.dev/std"},
+		},
+	}
+}
+
+// publisher turns display calls into kernel outputs.
+type publisher struct{ out kernel.Output }
+
+func (p publisher) Stream(name, text string) { p.out.Stream(name, text) }
+func (p publisher) Display(b display.Bundle, update bool) {
+	p.out.Display(b.Data, b.Metadata, b.ID, update)
+}
+func (p publisher) Clear(wait bool) { p.out.Clear(wait) }
+
+func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kernel.Output) kernel.ExecuteResult {
+	label := fmt.Sprintf("Cell[%d]", req.ExecutionCount)
+	data, err := e.s.Execute(ctx, label, req.Code, publisher{out})
+	res := kernel.ExecuteResult{Data: data}
+	if err != nil {
+		var ce *cells.Error
+		if errors.As(err, &ce) {
+			res.Err = &kernel.ExecError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
+		} else {
+			res.Err = &kernel.ExecError{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
+		}
+	}
+	if len(req.UserExpressions) > 0 {
+		res.UserExpressions = e.userExpressions(ctx, req.UserExpressions)
+	}
+	return res
+}
+
+// userExpressions evaluates each expression as a glue cell with no output.
+func (e engine) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+	out := map[string]any{}
+	for name, expr := range exprs {
+		data, err := e.s.Execute(ctx, "user_expressions", expr, publisher{nullOutput{}})
+		if err != nil {
+			out[name] = map[string]any{"status": "error", "ename": "Error", "evalue": err.Error(), "traceback": []string{}}
+			continue
+		}
+		if data == nil {
+			data = map[string]any{display.MIMEText: ""}
+		}
+		out[name] = map[string]any{"status": "ok", "data": data, "metadata": map[string]any{}}
+	}
+	return out
+}
+
+type nullOutput struct{}
+
+func (nullOutput) Stream(string, string)                                {}
+func (nullOutput) Display(map[string]any, map[string]any, string, bool) {}
+func (nullOutput) Clear(bool)                                           {}
+
+// Jupyter counts cursor positions in Unicode code points; cells count bytes.
+func runesToBytes(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+func bytesToRunes(s string, b int) int {
+	if b > len(s) {
+		b = len(s)
+	}
+	return utf8.RuneCountInString(s[:b])
+}
+
+func (e engine) Complete(code string, cursor int) kernel.CompleteResult {
+	m, start, end := e.s.Complete(code, runesToBytes(code, cursor))
+	if m == nil {
+		m = []string{}
+	}
+	return kernel.CompleteResult{Matches: m, CursorStart: bytesToRunes(code, start), CursorEnd: bytesToRunes(code, end), Metadata: map[string]any{}}
+}
+
+func (e engine) Inspect(code string, cursor, detail int) kernel.InspectResult {
+	data, found := e.s.Inspect(code, runesToBytes(code, cursor))
+	if data == nil {
+		data = map[string]any{}
+	}
+	return kernel.InspectResult{Found: found, Data: data, Metadata: map[string]any{}}
+}
+
+func (e engine) IsComplete(code string) (string, string) { return e.s.IsComplete(code) }
+
+func (e engine) Shutdown(restart bool) { e.s.Close() }

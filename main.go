@@ -1,0 +1,75 @@
+// Command benchbook is a Jupyter kernel for performance investigations: C and
+// Go benchmark kernels compiled natively, the measurement protocol of the
+// seeds, plots and commentary, and Go glue cells, with executed notebooks that
+// carry every sample as evidence.
+//
+//	benchbook install [--user|--sys-prefix|--prefix DIR]
+//	benchbook kernel -f CONNECTION_FILE
+//	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+//	benchbook verify EXECUTED.ipynb
+//	benchbook compare PUBLISHED.ipynb RERUN.ipynb
+//	benchbook version
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "benchbook: %v\n", err)
+		if code, ok := err.(exitCode); ok {
+			os.Exit(int(code))
+		}
+		os.Exit(1)
+	}
+}
+
+// exitCode is an error that only sets the exit status (the command already
+// said why).
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+const usage = `usage:
+  benchbook install [--user|--sys-prefix|--prefix DIR]   install the Jupyter kernelspec "benchbook"
+  benchbook kernel -f CONNECTION_FILE                    the kernel Jupyter starts
+  benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+                                                         execute a notebook without Jupyter
+  benchbook verify EXECUTED.ipynb                        recompute every summary from its samples
+  benchbook compare PUBLISHED.ipynb RERUN.ipynb          the rerun table: what moved and why
+  benchbook version
+`
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitCode(2)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "install":
+		return cmdInstall(rest, stdout)
+	case "kernel":
+		return cmdKernel(rest, stderr)
+	case "run":
+		return cmdRun(rest, stdout, stderr)
+	case "verify":
+		return cmdVerify(rest, stdout)
+	case "compare":
+		return cmdCompare(rest, stdout)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "benchbook %s\n", version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}

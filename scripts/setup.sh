@@ -1,0 +1,63 @@
+#!/bin/sh
+# setup.sh: everything benchbook needs on a fresh Debian 12 machine, installed
+# only where missing. Used by `make run`, `make test`, CI (.ci/run) and the
+# Dockerfile, so that all of them set up the same way.
+#
+#   scripts/setup.sh          the toolchains and Debian's Jupyter stack
+#   scripts/setup.sh --browser   also Chromium, for the HTML check in the tests
+set -eu
+
+GO_VERSION=1.26.8   # the go line of go.mod
+browser=no
+[ "${1:-}" = "--browser" ] && browser=yes
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+		say "need root to run: $*"; exit 1; fi
+}
+
+# Debian packages: the C toolchain and objdump, Debian's Python with the
+# Jupyter stack (PyPI is not used), and what the integration tests drive.
+pkgs="gcc libc6-dev binutils make ca-certificates curl unzip git
+python3 jupyter-client python3-jupyter-client jupyter-console python3-jupyter-kernel-test
+jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipykernel python3-pytest"
+[ "$browser" = yes ] && pkgs="$pkgs chromium"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	say "installing Debian packages:$missing"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	# shellcheck disable=SC2086
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# Go: the version go.mod names. Debian 12's golang-go is 1.19, too old, so
+# take the toolchain from the Go module proxy (the same zip GOTOOLCHAIN
+# downloads) when the go on PATH is missing or older.
+have_go() {
+	command -v go >/dev/null 2>&1 || return 1
+	v=$(go env GOVERSION 2>/dev/null | sed 's/^go//')
+	[ "$(printf '%s\n%s\n' "$GO_VERSION" "$v" | sort -V | head -1)" = "$GO_VERSION" ]
+}
+if ! have_go && [ -x /usr/local/go/bin/go ]; then PATH=/usr/local/go/bin:$PATH; export PATH; fi
+if ! have_go; then
+	arch=$(dpkg --print-architecture)
+	proxy=$(printf '%s' "${GOPROXY:-https://proxy.golang.org}" | cut -d, -f1)
+	url="$proxy/golang.org/toolchain/@v/v0.0.1-go$GO_VERSION.linux-$arch.zip"
+	say "installing Go $GO_VERSION from $url"
+	tmp=$(mktemp -d)
+	curl -fsSL -o "$tmp/go.zip" "$url"
+	unzip -q "$tmp/go.zip" -d "$tmp"
+	as_root rm -rf /usr/local/go
+	as_root mv "$tmp/golang.org/toolchain@v0.0.1-go$GO_VERSION.linux-$arch" /usr/local/go
+	as_root chmod -R a+rX /usr/local/go
+	as_root chmod a+x /usr/local/go/bin/* /usr/local/go/pkg/tool/*/*
+	rm -rf "$tmp"
+	PATH=/usr/local/go/bin:$PATH
+fi
+say "ready: $(go version), $(cc --version | head -1), $(/usr/bin/python3 -c 'import jupyter_client; print("jupyter_client", jupyter_client.__version__)')"
