@@ -1,6 +1,7 @@
 package glue
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -121,5 +122,40 @@ func TestRenderOption(t *testing.T) {
 	res, _ = mustRun(t, s, "Cell [2]", "7")
 	if plain(res) != "7" {
 		t.Errorf("a value Render does not know: %v", res)
+	}
+}
+
+// A (value, error) result with a nil error shows the value richly, as
+// plot.Cold(r) shows its figure; with an error it shows both as text.
+func TestValueAndNilErrorShowsTheValue(t *testing.T) {
+	type fig struct{ name string }
+	render := func(v any) (map[string]any, bool) {
+		if f, ok := v.(*fig); ok {
+			return map[string]any{display.MIMEHTML: "<img alt=" + f.name + ">"}, true
+		}
+		return nil, false
+	}
+	mk := func(name string, fail bool) (*fig, error) {
+		if fail {
+			return nil, errors.New("no data")
+		}
+		return &fig{name}, nil
+	}
+	s, err := New(Options{
+		Exports: interp.Exports{"example.com/pl/pl": {"Make": reflect.ValueOf(mk)}},
+		Preload: map[string]string{"pl": "example.com/pl"},
+		Render:  render,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, _ := mustRun(t, s, "Cell [1]", `pl.Make("a", false)`)
+	if res[display.MIMEHTML] != "<img alt=a>" {
+		t.Errorf("(figure, nil) shows %v, want the figure", res)
+	}
+	res, _ = mustRun(t, s, "Cell [2]", `pl.Make("b", true)`)
+	if plain(res) != "nil, no data" {
+		t.Errorf("(nil, error) shows %v", res)
 	}
 }

@@ -116,7 +116,8 @@ func isCommaOk(lhs, rhs []ast.Expr) bool {
 
 // showsResult reports whether a statement is an expression whose value is
 // the cell's result. Calls of the display package are not: they show their
-// output themselves and return a display id.
+// output themselves and return a display id. Nor are fmt's printing
+// functions: their (n, err) is not what a cell that prints wants to show.
 func (s *Session) showsResult(pi *pitem) bool {
 	es, ok := pi.stmt.(*ast.ExprStmt)
 	if !ok {
@@ -124,8 +125,13 @@ func (s *Session) showsResult(pi *pitem) bool {
 	}
 	if call, ok := es.X.(*ast.CallExpr); ok {
 		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil && s.importedPath(id.Name) == displayPath {
-				return false
+			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
+				switch path := s.importedPath(id.Name); {
+				case path == displayPath:
+					return false
+				case path == "fmt" && (strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint")):
+					return false
+				}
 			}
 		}
 	}

@@ -92,6 +92,13 @@ func (s *Session) result(vs ...any) {
 // bundle that render gives (if any) or that of a display.Renderer,
 // otherwise text/plain in Go form.
 func resultBundle(vs []any, render func(any) (map[string]any, bool)) map[string]any {
+	// A (value, error) pair with a nil error shows the value: plot.Cold(r)
+	// shows the figure, not its bytes and a nil.
+	if len(vs) == 2 && vs[1] == nil && vs[0] != nil {
+		if _, ok := richBundle(vs[0], render); ok {
+			vs = vs[:1]
+		}
+	}
 	if len(vs) == 1 {
 		if b, ok := richBundle(vs[0], render); ok {
 			out := make(map[string]any, len(b)+1)
@@ -143,6 +150,9 @@ func formatValue(v any) string {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Func {
 		return fmt.Sprintf("<%s>", rv.Type())
+	}
+	if (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Chan) && rv.IsNil() {
+		return "nil"
 	}
 	return fmt.Sprintf("%+v", v)
 }

@@ -121,6 +121,9 @@ func TestResultForms(t *testing.T) {
 		{"call without value shows nothing", "nothing()", ""},
 		{"declaration shows nothing", "func more() int { return 1 }", ""},
 		{"for loop shows nothing", "n := 0\nfor i := 0; i < 3; i++ { n += i }", ""},
+		{"fmt.Printf's count and error are not shown", "fmt.Printf(\"x\\n\")", ""},
+		{"fmt.Fprintln's neither", "fmt.Fprintln(os.Stderr, \"y\")", ""},
+		{"other (n, err) results are", "strings.NewReader(\"abc\").Read(make([]byte, 2))", "2, nil"},
 	}
 	for i, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -271,7 +271,9 @@ func loadText(r *Result) string {
 			text += fmt.Sprintf(" on CPU %v", r.Protocol.LoadCPUs)
 		}
 	}
-	if b > 1 || a > 1 {
+	if r.Protocol.Load > 0 {
+		text += ": the spreads include that load, on purpose"
+	} else if b > 1 || a > 1 {
 		text += ": other work was running, so the spreads include whatever of it reached the benchmark's CPU; compare against a run at a load below 1"
 	}
 	if d := r.Conditions.During; d != nil {

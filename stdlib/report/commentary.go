@@ -328,11 +328,15 @@ func loadPara(r *bench.Result) string {
 		s += fmt.Sprintf(", on %d CPUs", n)
 	}
 	if r.Protocol.Load > 0 {
-		s += fmt.Sprintf("; the run itself started %d busy threads", r.Protocol.Load)
+		s += fmt.Sprintf("; the run itself started %s", plural(r.Protocol.Load, "busy thread", "busy threads"))
 		if len(r.Protocol.LoadCPUs) > 0 {
 			s += fmt.Sprintf(" on CPU %s", intsText(r.Protocol.LoadCPUs))
 		}
-		s += " to show what load does"
+		s += " for its whole duration, to show what load does: the spreads above include that load"
+		if d := r.Conditions.During; d != nil {
+			s += fmt.Sprintf(". During the %.1f s of the run: %s busy", d.Seconds, busyText(d.BusyPct))
+		}
+		return s + "."
 	}
 	if b > 1 || a > 1 {
 		s += ". Above 1, other work shares the machine, and a run measures that work as well as the code: the spreads above include it"
@@ -340,12 +344,8 @@ func loadPara(r *bench.Result) string {
 		s += ". Below 1, little else ran, so the spreads above are the code and the machine"
 	}
 	if d := r.Conditions.During; d != nil {
-		var busy []string
-		for i, p := range d.BusyPct {
-			busy = append(busy, fmt.Sprintf("CPU %d %.0f%%", i, p))
-		}
-		if len(busy) > 0 {
-			s += fmt.Sprintf(". During the %.1f s of the run: %s busy", d.Seconds, strings.Join(busy, ", "))
+		if len(d.BusyPct) > 0 {
+			s += fmt.Sprintf(". During the %.1f s of the run: %s busy", d.Seconds, busyText(d.BusyPct))
 		}
 		var procs []string
 		for _, p := range d.Busiest {
@@ -364,6 +364,14 @@ func intsText(x []int) string {
 	parts := make([]string, len(x))
 	for i, v := range x {
 		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func busyText(busy []float64) string {
+	parts := make([]string, len(busy))
+	for i, p := range busy {
+		parts[i] = fmt.Sprintf("CPU %d %.0f%%", i, p)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -206,6 +206,9 @@ func (d Diff) sentence(b, a *bench.Result) string {
 	} else {
 		parts = append(parts, "the interleaved median moved significantly for "+strings.Join(moved, ", "))
 	}
+	if pb, pa := protoLine(b.Protocol), protoLine(a.Protocol); pb != pa {
+		parts = append(parts, fmt.Sprintf("the protocol changed: %s, then %s", pb, pa))
+	}
 	if len(moved) > 0 && len(changedAsm) == 0 {
 		lb, la := b.Conditions.Before.Loadavg[0], a.Conditions.Before.Loadavg[0]
 		fb, fa := freqOf(b), freqOf(a)

@@ -94,3 +94,18 @@ func TestAsmDiffSeesAChangedInstruction(t *testing.T) {
 		t.Errorf("changed instruction: %d lines\n%s", n, diff)
 	}
 }
+
+// A run that loads the machine on purpose says so, whatever the load average.
+func TestCommentaryOnRequestedLoad(t *testing.T) {
+	r := benchtest.Seed000(2)
+	r.Protocol.Load, r.Protocol.LoadCPUs = 1, []int{0}
+	c := Commentary(r)
+	if !strings.Contains(c, "started 1 busy thread on CPU 0") || strings.Contains(c, "Below 1") {
+		t.Errorf("load paragraph:\n%s", c)
+	}
+	quiet := benchtest.Seed000(2)
+	d := Compare(quiet, r)
+	if !strings.Contains(d.Sentence, "the protocol changed") || !strings.Contains(d.Sentence, "load=1") {
+		t.Errorf("compare does not name the protocol change: %s", d.Sentence)
+	}
+}
