@@ -52,7 +52,7 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if *conn == "" {
 		return errors.New("kernel: -f CONNECTION_FILE is required")
 	}
-	s, err := cells.New(cells.Options{})
+	s, err := cells.New(cells.Options{Quick: quick()})
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
@@ -86,7 +86,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s, err := cells.New(cells.Options{Dir: dir})
+	s, err := cells.New(cells.Options{Dir: dir, Quick: quick()})
 	if err != nil {
 		return err
 	}
@@ -167,3 +167,6 @@ func cmdCompare(args []string, stdout io.Writer) error {
 	}
 	return ipynb.Compare(pub, re, stdout)
 }
+
+// quick is BENCHBOOK_QUICK=1: every %bench runs as a smoke test.
+func quick() bool { return os.Getenv("BENCHBOOK_QUICK") == "1" }

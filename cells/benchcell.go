@@ -17,7 +17,7 @@ import (
 // bench runs %bench NAME [keys]: the protocol, then the result, its plots,
 // the commentary and, when NAME was benched before, what moved.
 func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.Publisher) error {
-	opt, err := bench.ParseOptions(m.Args)
+	opt, err := bench.ParseOptions(s.args(m.Args))
 	if err != nil {
 		return cellError("BenchError", label, 1, err.Error())
 	}
@@ -43,6 +43,14 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 		return cellError("BenchError", label, 1, err.Error())
 	}
 	return nil
+}
+
+// args are a %bench cell's keys, with quick first in a quick session.
+func (s *Session) args(keys []string) []string {
+	if s.opt.Quick {
+		return append([]string{"quick"}, keys...)
+	}
+	return keys
 }
 
 // runBench runs the protocol with a progress line updated in place, and

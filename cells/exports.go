@@ -43,7 +43,7 @@ func (s *Session) exports() interp.Exports {
 // this session, with %bench's keys: bench.Run("seed", "quick", "reps=20").
 // The result is kept as the kernel's latest, like %bench's.
 func (s *Session) runFromGlue(name string, args ...string) (*bench.Result, error) {
-	opt, err := bench.ParseOptions(args)
+	opt, err := bench.ParseOptions(s.args(args))
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,10 @@ type Options struct {
 	// ResultsDir is where %bench writes raw records and results before it
 	// shows anything; "" means Dir/results.
 	ResultsDir string
+	// Quick makes every %bench and bench.Run a quick run (reps=runs=10,
+	// settle=20ms) unless the cell sets those keys: a smoke test, as
+	// BENCHBOOK_QUICK=1 asks. The result records it.
+	Quick bool
 }
 
 // Session is one notebook's state: its glue interpreter, the kernels its
