@@ -306,3 +306,31 @@ func copyFile(src, dst string, mode os.FileMode) error {
 	}
 	return out.Close()
 }
+
+// variantSet collects a kernel's variants in definition order and refuses
+// a name used twice.
+type variantSet struct {
+	list []Variant
+	seen map[string]int
+}
+
+func (vs *variantSet) add(name string, line int, symbol string) error {
+	if vs.seen == nil {
+		vs.seen = map[string]int{}
+	}
+	if prev, dup := vs.seen[name]; dup {
+		return &Error{Stage: "source", Line: line, Message: fmt.Sprintf("variant %s is defined twice, at lines %d and %d", name, prev, line)}
+	}
+	vs.seen[name] = line
+	vs.list = append(vs.list, Variant{Name: name, Line: line, Symbol: symbol})
+	return nil
+}
+
+// done returns the variants, or an error when the kernel defines none;
+// how says how a variant is written in the kernel's language.
+func (vs *variantSet) done(kernel, how string) ([]Variant, error) {
+	if len(vs.list) == 0 {
+		return nil, &Error{Stage: "source", Message: fmt.Sprintf("kernel %s defines no variant: write %s for each one", kernel, how)}
+	}
+	return vs.list, nil
+}

@@ -43,8 +43,7 @@ var setupRE = regexp.MustCompile(`\bBENCH_SETUP\s*\(\s*\)`)
 var cIdentRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func (cToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
-	var variants []Variant
-	seen := map[string]int{}
+	var vs variantSet
 	setup := false
 	for i, line := range strings.Split(spec.Code, "\n") {
 		code := stripCComment(line)
@@ -58,17 +57,14 @@ func (cToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 				return nil, false, &Error{Stage: "source", Line: cellLine, Message: fmt.Sprintf(
 					"BENCH(%s): a variant name must be a C identifier (letters, digits, _)", name)}
 			}
-			if prev, dup := seen[name]; dup {
-				return nil, false, &Error{Stage: "source", Line: cellLine, Message: fmt.Sprintf(
-					"variant %s is defined twice, at lines %d and %d", name, prev, cellLine)}
+			if err := vs.add(name, cellLine, "bench_time_"+name); err != nil {
+				return nil, false, err
 			}
-			seen[name] = cellLine
-			variants = append(variants, Variant{Name: name, Line: cellLine, Symbol: "bench_time_" + name})
 		}
 	}
-	if len(variants) == 0 {
-		return nil, false, &Error{Stage: "source", Message: fmt.Sprintf(
-			"kernel %s defines no variant: write BENCH(name) { ... } for each one", spec.Name)}
+	variants, err := vs.done(spec.Name, "BENCH(name) { ... }")
+	if err != nil {
+		return nil, false, err
 	}
 	if err := writeTree("c", dir); err != nil {
 		return nil, false, err

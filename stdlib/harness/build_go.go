@@ -148,9 +148,8 @@ func (goToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 
 // goVariants finds func BenchXxx() and func Setup() in the cell.
 func goVariants(fset *token.FileSet, file *ast.File, spec Spec) ([]Variant, bool, error) {
-	var variants []Variant
+	var vs variantSet
 	setup := false
-	seen := map[string]int{}
 	for _, d := range file.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok || fd.Recv != nil {
@@ -171,20 +170,13 @@ func goVariants(fset *token.FileSet, file *ast.File, spec Spec) ([]Variant, bool
 				return nil, false, &Error{Stage: "source", Line: line, Message: fmt.Sprintf(
 					"%s must be func %s() with no arguments and no results to be a variant", name, name)}
 			}
-			v := variantName(name)
-			if prev, dup := seen[v]; dup {
-				return nil, false, &Error{Stage: "source", Line: line, Message: fmt.Sprintf(
-					"variant %s is defined twice, at lines %d and %d", v, prev, line)}
+			if err := vs.add(variantName(name), line, "main.bbTime_"+name); err != nil {
+				return nil, false, err
 			}
-			seen[v] = line
-			variants = append(variants, Variant{Name: v, Line: line, Symbol: "main.bbTime_" + name})
 		}
 	}
-	if len(variants) == 0 {
-		return nil, false, &Error{Stage: "source", Message: fmt.Sprintf(
-			"kernel %s defines no variant: write func BenchName() { ... } for each one", spec.Name)}
-	}
-	return variants, setup, nil
+	variants, err := vs.done(spec.Name, "func BenchName() { ... }")
+	return variants, setup, err
 }
 
 // goMain generates the timed functions and main: each variant's func is

@@ -12,7 +12,6 @@ import (
 func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/stats/stats"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"BatchK":            reflect.ValueOf(stats.BatchK),
 		"Compare":           reflect.ValueOf(stats.Compare),
 		"DefaultConfidence": reflect.ValueOf(constant.MakeFromLiteral("0.9499999999999999999891579782751449556599254719913005828857421875", token.FLOAT, 0)),
 		"DefaultResamples":  reflect.ValueOf(constant.MakeFromLiteral("2000", token.INT, 0)),
@@ -22,7 +21,6 @@ func init() {
 		"ErrUnpaired":       reflect.ValueOf(&stats.ErrUnpaired).Elem(),
 		"ErrZeroMedian":     reflect.ValueOf(&stats.ErrZeroMedian).Elem(),
 		"MannWhitney":       reflect.ValueOf(stats.MannWhitney),
-		"MaxBatch":          reflect.ValueOf(constant.MakeFromLiteral("1000000000", token.INT, 0)),
 		"Median":            reflect.ValueOf(stats.Median),
 		"PairShare":         reflect.ValueOf(stats.PairShare),
 		"RatioOfMedians":    reflect.ValueOf(stats.RatioOfMedians),
