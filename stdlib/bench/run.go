@@ -91,11 +91,11 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		r.res.Conditions.During = &d
 	}
 	r.res.Conditions.After = machine.Now()
-	r.assemble()
 	if runErr != nil {
 		r.res.Partial = true
 		r.res.Error = runErr.Error()
 	}
+	r.assemble()
 	if err := r.save(); err != nil && runErr == nil {
 		runErr = err
 	}
