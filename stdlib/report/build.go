@@ -112,11 +112,9 @@ func verdict(v harness.Variant) string {
 	return "live: "
 }
 
-const asmLegend = `<p style="font-size:smaller;color:#555">` +
-	`<span style="background:#ffd86b">&nbsp;clock read&nbsp;</span> ` +
-	`<span style="background:#e8f0ff">&nbsp;timed region&nbsp;</span> ` +
-	`<span style="border-left:3px solid #d9480f">&nbsp;loop body</span> ` +
-	`<span style="color:#1864ab;font-weight:bold">&nbsp;floating-point arithmetic</span></p>`
+const asmLegend = `<p style="font-size:smaller;color:#555"><font color="#555">` +
+	`<mark style="background:#ffd86b">▶ clock read</mark> &nbsp; │ timed region &nbsp; ┃ loop body inside it &nbsp; ` +
+	`<font color="#1864ab"><b>floating-point arithmetic</b></font></font></p>`
 
 func variantHTML(v harness.Variant) string {
 	color := "#2b8a3e"
@@ -126,7 +124,7 @@ func variantHTML(v harness.Variant) string {
 		color = "#d9480f"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<details open><summary><b>%s</b> <span style="color:%s;font-weight:bold">%s</span>%s <span style="color:#777">(line %d, %s)</span></summary>`,
+	fmt.Fprintf(&b, `<details open><summary><b>%s</b> <font color="%s"><b>%s</b></font>%s <font color="#777">(line %d, %s)</font></summary>`,
 		html.EscapeString(v.Name), color, strings.TrimSuffix(verdict(v), ": "), html.EscapeString(": "+v.Finding), v.Line, html.EscapeString(v.Symbol))
 	b.WriteString(`<pre style="font-family:monospace;font-size:12px;line-height:1.3;margin:4px 0 10px 0">`)
 	b.WriteString(asmHTML(v.Func, v.Analysis))
@@ -137,7 +135,11 @@ func variantHTML(v harness.Variant) string {
 	return b.String()
 }
 
-// asmHTML marks the clock reads, the timed region and the loops of f.
+// asmHTML marks the clock reads, the timed region and the loops of f. The
+// marks survive the classic Notebook's sanitizer, which drops style
+// attributes in untrusted notebooks: a text gutter (▶ clock read, │ timed
+// region, ┃ loop body), <mark> on the clock reads and <font> on float
+// arithmetic; the styles add colour where they are kept.
 func asmHTML(f asm.Func, a asm.Analysis) string {
 	if len(f.Insts) == 0 {
 		return ""
@@ -155,27 +157,31 @@ func asmHTML(f asm.Func, a asm.Analysis) string {
 		return false
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:\n", html.EscapeString(f.Name))
+	fmt.Fprintf(&b, "   %s:\n", html.EscapeString(f.Name))
 	for _, in := range f.Insts {
 		text := html.EscapeString(in.Text)
 		if in.Source != "" {
 			text = fmt.Sprintf("%-14s %s", html.EscapeString(in.Source), text)
 		}
-		style := ""
+		line := fmt.Sprintf("%x:  %s", in.Addr, text)
+		gutter := "  "
 		switch {
 		case asm.IsClockCall(in):
-			style = "background:#ffd86b"
-			text += "   ◀ clock read"
+			gutter = "▶ "
+			line = `<mark style="background:#ffd86b">` + line + "   ◀ clock read</mark>"
+		case inLoop(in.Addr):
+			gutter = "┃ "
 		case inRegion[in.Addr]:
-			style = "background:#e8f0ff"
-		}
-		if inLoop(in.Addr) {
-			style += ";border-left:3px solid #d9480f"
+			gutter = "│ "
 		}
 		if asm.IsFP(in.Mnemonic) {
-			style += ";color:#1864ab;font-weight:bold"
+			line = `<font color="#1864ab"><b>` + line + "</b></font>"
 		}
-		fmt.Fprintf(&b, `<span style="%s">  %x:  %s</span>`+"\n", strings.TrimPrefix(style, ";"), in.Addr, text)
+		style := ""
+		if inRegion[in.Addr] {
+			style = ` style="background:#e8f0ff"`
+		}
+		fmt.Fprintf(&b, "<span%s>%s %s</span>\n", style, gutter, line)
 	}
 	return b.String()
 }

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/schema"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// The build bundle marks both clock reads of every variant, the loop of a
+// live variant and none in a dead one, in marks a sanitizer keeps, and its
+// machine-readable entry follows build.schema.json.
+func TestBuildBundle(t *testing.T) {
+	code, err := os.ReadFile("../harness/testdata/seed000.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := harness.Build(context.Background(), harness.Spec{Name: "seed", Lang: "c", Code: string(code), Line: 2,
+		Label: "Cell[1]", CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Build(k)
+	if err := schema.ValidateBuild(b[display.MIMEBuild]); err != nil {
+		t.Errorf("build entry: %v", err)
+	}
+	html := b[display.MIMEHTML].(string)
+	sections := strings.Split(html, "<details")[1:]
+	if len(sections) != 3 {
+		t.Fatalf("%d collapsible blocks, want one per variant", len(sections))
+	}
+	for i, name := range []string{"discarded", "sink", "checksum"} {
+		sec := sections[i]
+		if !strings.Contains(sec, "<b>"+name+"</b>") || strings.Count(sec, "◀ clock read") != 2 {
+			t.Errorf("%s: the block does not name it or mark its two clock reads", name)
+		}
+		if loop := strings.Contains(sec, "┃ "); loop == (name == "discarded") {
+			t.Errorf("%s: loop marks present = %v", name, loop)
+		}
+	}
+	if !strings.Contains(b[display.MIMEText].(string), "DEAD: between the two clock reads") {
+		t.Error("the text/plain fallback does not say discarded is dead")
+	}
+}
