@@ -126,7 +126,11 @@ func describe(r *bench.Result) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s (%s, %s): %s, %s, %s, %s", r.Kernel.Name, r.Kernel.Lang, strings.Join(r.Kernel.Flags, " "),
+	flags := strings.Join(r.Kernel.Flags, " ")
+	if flags == "" {
+		flags = "default flags"
+	}
+	return fmt.Sprintf("%s (%s, %s): %s, %s, %s, %s", r.Kernel.Name, r.Kernel.Lang, flags,
 		plural(len(r.Variants), "variant"), seriesCount(series), plural(len(r.Comparisons), "comparison"),
 		plural(sampleCount(r), "sample"))
 }

@@ -21,6 +21,7 @@ const (
 	KindBatch       = "batch"
 	KindPartial     = "partial"
 	KindPrediction  = "prediction"
+	KindGaps        = "interruptions"
 )
 
 // SpreadLimit is the cv above which a series is too noisy to compare (seed 003).
@@ -65,6 +66,9 @@ func Findings(r *Result) []Finding {
 	}
 	if t := loadText(r); t != "" {
 		add(KindLoad, "", t)
+	}
+	if t := GapsText(r, ref); t != "" {
+		add(KindGaps, "", t)
 	}
 	if t := resolutionText(r, ref); t != "" {
 		add(KindResolution, ref, t)
@@ -364,4 +368,26 @@ func predictionText(r *Result) string {
 		verdict = "did NOT hold"
 	}
 	return fmt.Sprintf("the prediction %s, written before the run, %s: the measured ratio of medians %s/%s is %s", p.Text, verdict, p.A, p.B, FormatRatio(*p.Observed))
+}
+
+// GapsText says how often the thread did not run while the harness read the
+// clock back to back, and how many such gaps a pass of the reference
+// variant meets on average; "" when the run did not measure it.
+func GapsText(r *Result, ref string) string {
+	c := r.Conditions.Clock
+	if c.GapWindowNS <= 0 {
+		return ""
+	}
+	perSec := float64(c.GapCount) / (c.GapWindowNS / 1e9)
+	text := fmt.Sprintf("reading the clock back to back for %s, the harness saw %d gaps longer than %s (%.0f per second) in which the thread did not run, %s of the time",
+		FormatNS(c.GapWindowNS), c.GapCount, FormatNS(c.GapThresholdNS), perSec, FormatPct(c.GapTotalNS/c.GapWindowNS))
+	if c.GapCount > 0 {
+		text += fmt.Sprintf(", the longest %s", FormatNS(c.GapMaxNS))
+	}
+	if v := r.Variant(ref); v != nil && v.Series.Interleaved != nil && c.GapCount > 0 {
+		pass := v.Series.Interleaved.Summary.Median
+		text += fmt.Sprintf("; a pass of %s (%s's median) meets %.2g of them on average, each adding %s on average",
+			FormatNS(pass), ref, perSec*pass/1e9, FormatNS(c.GapTotalNS/float64(c.GapCount)))
+	}
+	return text
 }

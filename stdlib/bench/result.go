@@ -70,6 +70,15 @@ type Clock struct {
 	ResolutionNS float64 `json:"resolution_ns"` // smallest non-zero step seen
 	ReadCostNS   float64 `json:"read_cost_ns"`  // mean cost of one read
 	Source       string  `json:"source,omitempty"`
+	// Gaps: the harness read the clock back to back for GapWindowNS and saw
+	// GapCount gaps longer than GapThresholdNS between two reads, GapTotalNS
+	// in all, the longest GapMaxNS: time the thread did not run, which lands
+	// inside passes.
+	GapWindowNS    float64 `json:"gap_window_ns,omitempty"`
+	GapThresholdNS float64 `json:"gap_threshold_ns,omitempty"`
+	GapCount       int64   `json:"gap_count"`
+	GapTotalNS     float64 `json:"gap_total_ns,omitempty"`
+	GapMaxNS       float64 `json:"gap_max_ns,omitempty"`
 }
 
 // Conditions are the machine and its state around the run.

@@ -20,6 +20,10 @@ import (
 // a shorter pass is timed in batches (seed 003).
 const ReadsPerPass = 100
 
+// GapWindowMS is how long the interleaved process reads the clock back to
+// back to count the gaps in which it did not run.
+const GapWindowMS = 100
+
 // runner holds one run of the protocol.
 type runner struct {
 	k     *harness.Kernel
@@ -41,6 +45,7 @@ type collected struct {
 	fresh   map[string]*freshRuns
 	sums    map[string]*Checksum
 	clock   *Clock
+	gaps    *harness.Record
 	aaIndex int
 }
 
@@ -285,8 +290,8 @@ func (r *runner) interleaved(ctx context.Context) error {
 	r.data.slots, r.data.aaIndex = slots, len(slots)-1
 	r.data.inter = make([][]float64, len(slots))
 	p, err := r.exec(ctx, "interleaved", "-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
-		"-cold", aa, "-clock", "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup),
-		"-rounds", strconv.Itoa(r.opt.Reps))
+		"-cold", aa, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
+		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps))
 	r.collectInterleaved(p, slots)
 	return err
 }
@@ -300,7 +305,16 @@ func (r *runner) collectInterleaved(p *proc, slots []string) {
 		case "clock":
 			res, _ := rec.Float("resolution_ns")
 			cost, _ := rec.Float("read_cost_ns")
+			gaps := r.data.gaps
 			r.data.clock = &Clock{ResolutionNS: res, ReadCostNS: cost, Source: rec.Fields["source"]}
+			if gaps != nil {
+				r.data.clock.addGaps(*gaps)
+			}
+		case "gaps":
+			r.data.gaps = &rec
+			if r.data.clock != nil {
+				r.data.clock.addGaps(rec)
+			}
 		case "sample":
 			slot, ns, k, ok := sample(rec)
 			if ok && slot < len(slots) {
@@ -438,4 +452,13 @@ func (r *runner) collectFresh(v string, p *proc) {
 		s.flt = append(s.flt, flt)
 		s.samples = append(s.samples, warm[0])
 	}
+}
+
+// addGaps records what the gaps record says.
+func (c *Clock) addGaps(rec harness.Record) {
+	c.GapWindowNS, _ = rec.Float("window_ns")
+	c.GapThresholdNS, _ = rec.Float("threshold_ns")
+	c.GapCount, _ = rec.Int("count")
+	c.GapTotalNS, _ = rec.Float("total_ns")
+	c.GapMaxNS, _ = rec.Float("max_ns")
 }

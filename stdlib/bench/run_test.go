@@ -79,6 +79,9 @@ func TestSeedProtocolC(t *testing.T) {
 	if !hasFinding(r, KindImplausible, "discarded") {
 		t.Errorf("a pass of a million elements in %v ns is not called implausible: %+v", disc.Median, r.Findings)
 	}
+	if c := r.Conditions.Clock; c.GapWindowNS < GapWindowMS*1e6 || c.GapTotalNS > c.GapWindowNS || !hasFinding(r, KindGaps, "") {
+		t.Errorf("gaps: %+v", c)
+	}
 	if !hasFinding(r, KindFirstTouch, "sink") || !hasFinding(r, KindResolution, "") {
 		t.Errorf("first_touch and resolution findings missing: %+v", r.Findings)
 	}

@@ -36,7 +36,7 @@ func TestDriversWriteTheSameRecords(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, k.Binary, "run", "-out", out, "-slots", "discarded,sink,checksum,sink",
-				"-cold", "sink", "-clock", "-settle-ms", "5", "-warmup", "1", "-rounds", "3", "-calibrate-reads", "100")
+				"-cold", "sink", "-clock", "-gaps-ms", "20", "-settle-ms", "5", "-warmup", "1", "-rounds", "3", "-calibrate-reads", "100")
 			if b, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%v: %s", err, b)
 			}
@@ -60,13 +60,21 @@ func TestDriversWriteTheSameRecords(t *testing.T) {
 					if r.Fields["variant"] != "discarded" && k != 1 {
 						t.Errorf("%s: a pass of a million adds was batched by %d", r.Fields["variant"], k)
 					}
+				case "gaps":
+					window, _ := r.Int("window_ns")
+					total, _ := r.Int("total_ns")
+					longest, _ := r.Int("max_ns")
+					count, _ := r.Int("count")
+					if window < 20e6 || total > window || longest > total || (count == 0) != (total == 0) {
+						t.Errorf("gaps record does not add up: %+v", r.Fields)
+					}
 				case "clock":
 					if c, _ := r.Float("read_cost_ns"); c <= 0 {
 						t.Errorf("clock read cost %v", c)
 					}
 				}
 			}
-			want := map[string]int{"start": 1, "cold": 1, "clock": 1, "batch": 4, "sample": 12, "checksum": 1, "done": 1}
+			want := map[string]int{"start": 1, "cold": 1, "clock": 1, "gaps": 1, "batch": 4, "sample": 12, "checksum": 1, "done": 1}
 			for kind, n := range want {
 				if count[kind] != n {
 					t.Errorf("%d %s records, want %d (all: %v)", count[kind], kind, n, count)

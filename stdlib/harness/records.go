@@ -83,7 +83,7 @@ func (rr *RecordReader) Err() error { return rr.sc.Err() }
 // Skipped returns how many lines were not records.
 func (rr *RecordReader) Skipped() int { return rr.skipped }
 
-var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "phase": true, "batch": true,
+var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
 	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true}
 
 // ParseRecord parses one line: a kind then key=value fields. The value of

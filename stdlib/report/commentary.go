@@ -16,7 +16,7 @@ import (
 func Commentary(r *bench.Result) string {
 	var paras []string
 	for _, f := range []func(*bench.Result) string{partialPara, predictionPara, deadPara, plausibilityPara,
-		firstTouchPara, resolutionPara, spreadPara, batchPara, loadPara} {
+		firstTouchPara, resolutionPara, gapsPara, spreadPara, batchPara, loadPara} {
 		if p := f(r); p != "" {
 			paras = append(paras, p)
 		}
@@ -374,4 +374,22 @@ func busyText(busy []float64) string {
 		parts[i] = fmt.Sprintf("CPU %d %.0f%%", i, p)
 	}
 	return strings.Join(parts, ", ")
+}
+
+func gapsPara(r *bench.Result) string {
+	ref := refLive(r)
+	name := ""
+	if ref != nil {
+		name = ref.Name
+	}
+	t := bench.GapsText(r, name)
+	if t == "" {
+		return ""
+	}
+	s := "**Interruptions.** " + strings.ToUpper(t[:1]) + t[1:] + "."
+	if c := r.Conditions.Clock; c.GapCount > 0 && ref != nil && ref.Series.Interleaved != nil {
+		s += fmt.Sprintf(" A pass that meets one is slower by up to %s (%s of the median) for a reason that is not the code: this is part of the spread the pair shares count.",
+			ns(c.GapMaxNS), bench.FormatPct(c.GapMaxNS/ref.Series.Interleaved.Summary.Median))
+	}
+	return s
 }

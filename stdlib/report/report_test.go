@@ -38,6 +38,9 @@ func TestCommentaryFollowsTheResult(t *testing.T) {
 			t.Errorf("A's commentary lacks its own number %s", want)
 		}
 	}
+	if !strings.Contains(ca, "saw 100 gaps longer than 5 µs (1000 per second)") || !strings.Contains(cb, "saw 0 gaps") {
+		t.Errorf("the interruptions paragraph does not follow the gap counts")
+	}
 	if want := bench.FormatNS(b.Variant("rows").Series.Cold.Summary.Median); !strings.Contains(cb, want) {
 		t.Errorf("B's commentary lacks its cold median %s:\n%s", want, cb)
 	}

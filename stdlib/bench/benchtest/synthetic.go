@@ -35,6 +35,7 @@ type Spec struct {
 	FreqMHz  float64    // estimated clock
 	ReadNS   float64    // cost of a clock read
 	Elements int64
+	Gaps     int64 // gaps of about 30 µs the harness saw in 100 ms of clock reads
 	Variants []VariantSpec
 }
 
@@ -60,9 +61,10 @@ func Synthetic(spec Spec) *bench.Result {
 			BootstrapSeed: spec.Seed + 1, Alpha: 0.05, ReadsPerPass: bench.ReadsPerPass},
 		Conditions: bench.Conditions{
 			Machine: machine.Description{CPUModel: "Synthetic CPU", LogicalCPUs: 2, PhysicalCores: 2, Kernel: "Linux 6.1"},
-			Clock:   bench.Clock{ResolutionNS: 1, ReadCostNS: spec.ReadNS},
-			Before:  machine.Moment{Time: "2026-11-30T10:00:00Z", Loadavg: [3]float64{spec.LoadAvg[0], 0, 0}, FreqEstimateMHz: spec.FreqMHz},
-			After:   machine.Moment{Time: "2026-11-30T10:00:10Z", Loadavg: [3]float64{spec.LoadAvg[1], 0, 0}, FreqEstimateMHz: spec.FreqMHz},
+			Clock: bench.Clock{ResolutionNS: 1, ReadCostNS: spec.ReadNS, GapWindowNS: 1e8, GapThresholdNS: 5000,
+				GapCount: spec.Gaps, GapTotalNS: float64(spec.Gaps) * 30000, GapMaxNS: 90000},
+			Before: machine.Moment{Time: "2026-11-30T10:00:00Z", Loadavg: [3]float64{spec.LoadAvg[0], 0, 0}, FreqEstimateMHz: spec.FreqMHz},
+			After:  machine.Moment{Time: "2026-11-30T10:00:10Z", Loadavg: [3]float64{spec.LoadAvg[1], 0, 0}, FreqEstimateMHz: spec.FreqMHz},
 		},
 	}
 	if spec.Elements > 0 {
@@ -142,7 +144,7 @@ func hex64(rng *rand.Rand) string {
 // Seed000 is a synthetic run shaped like seed 000's: a dead variant at one
 // clock read beside two live ones that agree.
 func Seed000(seed uint64) *bench.Result {
-	return Synthetic(Spec{Seed: seed, LoadAvg: [2]float64{0.4, 0.5}, FreqMHz: 2900, ReadNS: 21, Elements: 1 << 20,
+	return Synthetic(Spec{Seed: seed, LoadAvg: [2]float64{0.4, 0.5}, FreqMHz: 2900, ReadNS: 21, Elements: 1 << 20, Gaps: 100,
 		Variants: []VariantSpec{
 			{Name: "discarded", MedianNS: 21, Spread: 0.05, Dead: true},
 			{Name: "sink", MedianNS: 498000, Spread: 0.01},

@@ -156,6 +156,25 @@ static void clock_stats(void) {
          (long long)step, read_cost_ns_, n);
 }
 
+/* gaps reads the clock back to back for ms milliseconds and records every
+ * gap longer than 5 us between two reads: time the thread did not run
+ * (interrupts, the scheduler, a hypervisor), which lands inside passes. */
+static void gaps(double ms) {
+  const int64_t threshold = 5000;
+  int64_t start = now_ns(), end = start + (int64_t)(ms * 1e6), prev = start, total = 0, longest = 0;
+  long count = 0;
+  for (int64_t t = prev; t < end; prev = t) {
+    t = now_ns();
+    if (t - prev > threshold) {
+      count++;
+      total += t - prev;
+      if (t - prev > longest) longest = t - prev;
+    }
+  }
+  record("gaps window_ns=%lld threshold_ns=%lld count=%ld total_ns=%lld max_ns=%lld", (long long)(prev - start),
+         (long long)threshold, count, (long long)total, (long long)longest);
+}
+
 static void cold(const char *name) {
   int v = find_variant(name);
   if (v < 0) fail("unknown cold variant ", name);
@@ -262,7 +281,7 @@ int main(int argc, char **argv) {
   char *slot_list = NULL, *batch_list = NULL;
   int pin_cpu = -1, warm = 1, rounds = 0, want_clock = 0;
   double settle_ms = 100;
-  double calib_reads = 0;
+  double calib_reads = 0, gaps_ms = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -278,6 +297,7 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-warmup") == 0) warm = atoi(val);
     else if (strcmp(a, "-rounds") == 0) rounds = atoi(val);
     else if (strcmp(a, "-calibrate-reads") == 0) calib_reads = atof(val);
+    else if (strcmp(a, "-gaps-ms") == 0) gaps_ms = atof(val);
     else fail("unknown option ", a);
   }
   if (out) {
@@ -294,6 +314,7 @@ int main(int argc, char **argv) {
   if (pin_cpu >= 0) pin(pin_cpu);
   if (cold_variant) cold(cold_variant);
   if (want_clock) clock_stats();
+  if (gaps_ms > 0) gaps(gaps_ms);
   run_setup();
   settle(settle_ms);
   warmup(warm);

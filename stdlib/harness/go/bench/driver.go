@@ -69,6 +69,7 @@ func (d *driver) run(args []string) error {
 	rounds := fs.Int("rounds", 0, "measured rounds")
 	calib := fs.Float64("calibrate-reads", 0, "calibrate batches to this many clock reads")
 	clock := fs.Bool("clock", false, "measure the clock")
+	gapsMS := fs.Float64("gaps-ms", 0, "read the clock this long and record the gaps")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -96,6 +97,9 @@ func (d *driver) run(args []string) error {
 	}
 	if *clock {
 		d.clockStats()
+	}
+	if *gapsMS > 0 {
+		d.gaps(*gapsMS)
 	}
 	d.runSetup()
 	d.settle(*settleMS)
@@ -182,6 +186,24 @@ func (d *driver) clockStats() {
 	}
 	d.readCost = float64(prev-start) / n
 	d.record("clock resolution_ns=%d read_cost_ns=%.3f reads=%d source=runtime.nanotime", step, d.readCost, n)
+}
+
+// gaps reads the clock back to back for ms milliseconds and records every
+// gap longer than 5 us between two reads: time the thread did not run.
+func (d *driver) gaps(ms float64) {
+	const threshold = 5000
+	start := Now()
+	end, prev := start+int64(ms*1e6), start
+	var count, total, longest int64
+	for t := prev; t < end; prev = t {
+		t = Now()
+		if gap := t - prev; gap > threshold {
+			count++
+			total += gap
+			longest = max(longest, gap)
+		}
+	}
+	d.record("gaps window_ns=%d threshold_ns=%d count=%d total_ns=%d max_ns=%d", prev-start, threshold, count, total, longest)
 }
 
 func (d *driver) runSetup() {
