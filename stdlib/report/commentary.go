@@ -255,9 +255,9 @@ func resolutionPara(r *bench.Result) string {
 		p := fmt.Sprintf("in the %s series, %s of the %d pairs of single passes differ by more than 2%%, %s by more than 5%%, %s by more than 10%%",
 			strings.ReplaceAll(name, "_", "-"), bench.FormatPct(sum.PairsOver2Pct), sum.N*(sum.N-1)/2, bench.FormatPct(sum.PairsOver5Pct), bench.FormatPct(sum.PairsOver10Pct))
 		if t := resolvable(sum); t > 0 {
-			p += fmt.Sprintf(" (a %g%% difference between two single runs is rarely noise here, anything smaller often is)", t)
+			p += fmt.Sprintf(" (a %g%% difference between two single runs is rarely noise here, under 5%% of pairs; anything smaller often is)", t)
 		} else {
-			p += " (even 10% between two single runs is often noise here)"
+			p += fmt.Sprintf(" (so two single runs of the same code show a 10%% difference that is not there in %s of pairs)", bench.FormatPct(sum.PairsOver10Pct))
 		}
 		parts = append(parts, p)
 	}
