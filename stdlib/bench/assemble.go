@@ -36,6 +36,7 @@ func (r *runner) assemble() {
 		v := Variant{Name: name, Batch: int(max(d.batch[name], 1))}
 		if hv != nil {
 			v.Asm, v.Dead, v.Hollow, v.Finding = hv.Asm, hv.Dead, hv.Hollow, hv.Finding
+			v.RegionInstructions = len(hv.Analysis.Region)
 		}
 		if i < len(d.inter) {
 			v.Series.Interleaved = NewSamples(d.inter[i])
@@ -156,4 +157,13 @@ func compare(a, b string, x, y []float64, p Protocol) Comparison {
 	c, _ := stats.Compare(x[:n], y[:n], bootstrap(p, true), p.Alpha)
 	return Comparison{A: a, B: b, Series: "interleaved", Ratio: finite(c.Ratio), CILow: finite(c.Low),
 		CIHigh: finite(c.High), PValue: c.P, Significant: c.Significant, Paired: true}
+}
+
+// MedianMinFlt is the median of the cold passes' minor page faults.
+func (c *Cold) MedianMinFlt() float64 {
+	f := make([]float64, len(c.MinFlt))
+	for i, v := range c.MinFlt {
+		f[i] = float64(v)
+	}
+	return stats.Median(f)
 }

@@ -73,7 +73,7 @@ func Findings(r *Result) []Finding {
 	if t := resolutionText(r, ref); t != "" {
 		add(KindResolution, ref, t)
 	}
-	if t := predictionText(r); t != "" {
+	if t := PredictionText(r); t != "" {
 		add(KindPrediction, "", t)
 	}
 	return out
@@ -232,7 +232,7 @@ func firstTouchText(v *Variant) string {
 	if c == nil || c.Summary.N == 0 || !ok || warm <= 0 || v.Dead {
 		return ""
 	}
-	faults := medianInt(c.MinFlt)
+	faults := c.MedianMinFlt()
 	text := fmt.Sprintf("the cold pass of %s, the first each process makes over freshly mapped memory, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
 		v.Name, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
 	if c.WarmMinFltPerPass != nil {
@@ -249,14 +249,6 @@ func firstTouchText(v *Variant) string {
 			FormatNS(x), FormatRatio(x/c.Summary.Median), FormatRatio(x/c.Summary.Min), FormatNS(c.Summary.Min), FormatNS(c.Summary.Max))
 	}
 	return text
-}
-
-func medianInt(x []int64) float64 {
-	f := make([]float64, len(x))
-	for i, v := range x {
-		f[i] = float64(v)
-	}
-	return stats.Median(f)
 }
 
 func loadText(r *Result) string {
@@ -355,7 +347,9 @@ func PairDifference(x []float64, q float64) float64 {
 	return diffs[max(idx, 0)]
 }
 
-func predictionText(r *Result) string {
+// PredictionText says whether the prediction written before the run held,
+// with the measured ratio; "" when the run had none.
+func PredictionText(r *Result) string {
 	p := r.Prediction
 	if p == nil {
 		return ""

@@ -126,14 +126,17 @@ type Checksum struct {
 
 // Variant is one BENCH variant of the kernel.
 type Variant struct {
-	Name     string    `json:"name"`
-	Asm      string    `json:"asm"`
-	Dead     bool      `json:"dead"`
-	Hollow   bool      `json:"hollow,omitempty"`  // only a counting loop is left
-	Finding  string    `json:"finding,omitempty"` // what the timed region holds
-	Batch    int       `json:"batch"`
-	Checksum *Checksum `json:"checksum"`
-	Series   Series    `json:"series"`
+	Name    string `json:"name"`
+	Asm     string `json:"asm"`
+	Dead    bool   `json:"dead"`
+	Hollow  bool   `json:"hollow,omitempty"`  // only a counting loop is left
+	Finding string `json:"finding,omitempty"` // what the timed region holds
+	// RegionInstructions is how many instructions lie between the two clock
+	// reads of the timed function.
+	RegionInstructions int       `json:"region_instructions,omitempty"`
+	Batch              int       `json:"batch"`
+	Checksum           *Checksum `json:"checksum"`
+	Series             Series    `json:"series"`
 }
 
 // Comparison is the ratio of medians of a over b in one series, with its

@@ -45,7 +45,6 @@ type collected struct {
 	fresh   map[string]*freshRuns
 	sums    map[string]*Checksum
 	clock   *Clock
-	gaps    *harness.Record
 	aaIndex int
 }
 
@@ -305,13 +304,8 @@ func (r *runner) collectInterleaved(p *proc, slots []string) {
 		case "clock":
 			res, _ := rec.Float("resolution_ns")
 			cost, _ := rec.Float("read_cost_ns")
-			gaps := r.data.gaps
 			r.data.clock = &Clock{ResolutionNS: res, ReadCostNS: cost, Source: rec.Fields["source"]}
-			if gaps != nil {
-				r.data.clock.addGaps(*gaps)
-			}
-		case "gaps":
-			r.data.gaps = &rec
+		case "gaps": // both drivers write it after the clock record
 			if r.data.clock != nil {
 				r.data.clock.addGaps(rec)
 			}

@@ -72,18 +72,11 @@ func partialPara(r *bench.Result) string {
 }
 
 func predictionPara(r *bench.Result) string {
-	p := r.Prediction
-	if p == nil {
+	t := bench.PredictionText(r)
+	if t == "" {
 		return ""
 	}
-	if p.Held == nil {
-		return fmt.Sprintf("**Prediction.** Written before the run: `%s`. It could not be judged: this run has no ratio %s/%s.", p.Text, p.A, p.B)
-	}
-	word := "held"
-	if !*p.Held {
-		word = "did **not** hold"
-	}
-	return fmt.Sprintf("**Prediction.** Written before the run: `%s`. Measured: %s/%s = %s, so the prediction %s.", p.Text, p.A, p.B, bench.FormatRatio(*p.Observed), word)
+	return "**Prediction.** " + strings.ToUpper(t[:1]) + t[1:] + "."
 }
 
 func deadPara(r *bench.Result) string {
@@ -101,7 +94,7 @@ func deadPara(r *bench.Result) string {
 		}
 		if v.Dead {
 			s += fmt.Sprintf(". Its timed function, read in the assembly above, has %s between the two clock reads and no loop: "+
-				"the value it computes is never used, so the compiler was free to delete the work, and did", countInstr(v.Finding))
+				"the value it computes is never used, so the compiler was free to delete the work, and did", regionText(v))
 			if c := r.Conditions.Clock.ReadCostNS; c > 0 {
 				s += fmt.Sprintf(". What is left times the clock: one read costs %s on this machine", ns(c))
 			}
@@ -118,14 +111,6 @@ func deadPara(r *bench.Result) string {
 			c.A, c.B, bench.FormatRatio(c.Ratio), bench.FormatRatio(c.CILow), bench.FormatRatio(c.CIHigh), c.PValue, agreeText(*c)))
 	}
 	return "**Dead code.** " + strings.Join(parts, " ")
-}
-
-func countInstr(finding string) string {
-	var n int
-	if _, err := fmt.Sscanf(finding, "between the two clock reads there are %d instructions", &n); err == nil {
-		return fmt.Sprintf("%d instructions", n)
-	}
-	return "nothing but argument moves"
 }
 
 // liveComparison is the comparison between two live variants, if any.
@@ -197,7 +182,7 @@ func firstTouchPara(r *bench.Result) string {
 	if math.IsNaN(warm) {
 		warm = med(v.Series.Fresh)
 	}
-	faults := medianInts(c.MinFlt)
+	faults := c.MedianMinFlt()
 	s := fmt.Sprintf("**First touch.** The first pass a process makes over its data is the cold pass. Over %d fresh processes `%s`'s cold pass has a median of %s, %s times the warm median of %s, and takes a median of %.0f minor page faults",
 		c.Summary.N, v.Name, ns(c.Summary.Median), bench.FormatRatio(c.Summary.Median/warm), ns(warm), faults)
 	if c.WarmMinFltPerPass != nil {
@@ -219,14 +204,6 @@ func momText(s stats.Summary) string {
 		return "undefined"
 	}
 	return bench.FormatRatio(*s.MaxOverMin)
-}
-
-func medianInts(x []int64) float64 {
-	f := make([]float64, len(x))
-	for i, v := range x {
-		f[i] = float64(v)
-	}
-	return stats.Median(f)
 }
 
 // resolvable returns the smallest of 2, 5, 10 percent that fewer than 5% of
@@ -392,4 +369,12 @@ func gapsPara(r *bench.Result) string {
 			ns(c.GapMaxNS), bench.FormatPct(c.GapMaxNS/ref.Series.Interleaved.Summary.Median))
 	}
 	return s
+}
+
+// regionText is how many instructions the timed region of a dead variant holds.
+func regionText(v bench.Variant) string {
+	if v.RegionInstructions > 0 {
+		return plural(v.RegionInstructions, "instruction", "instructions")
+	}
+	return "nothing but the moves of the second clock read's arguments"
 }

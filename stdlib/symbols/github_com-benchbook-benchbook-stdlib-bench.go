@@ -41,6 +41,7 @@ func init() {
 		"PairDifference":  reflect.ValueOf(bench.PairDifference),
 		"ParseOptions":    reflect.ValueOf(bench.ParseOptions),
 		"ParsePrediction": reflect.ValueOf(bench.ParsePrediction),
+		"PredictionText":  reflect.ValueOf(bench.PredictionText),
 		"ReadsPerPass":    reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"ResultFile":      reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
 		"Run":             reflect.ValueOf(bench.Run),
