@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,9 +236,75 @@ static void calibrate(int64_t goal) {
   }
 }
 
-static void measure(int rounds) {
+/* The order of the slots in a measured round: order_[pos] is the slot that
+ * runs at position pos. Without -order-seed it is the slot order; with it,
+ * each round is a fresh Fisher-Yates shuffle of the slot order drawn from
+ * splitmix64 (records.md; harness.RoundOrder in Go reproduces it). Settle
+ * and warmup keep the slot order. */
+static int order_[BENCH_MAX_SLOTS];
+static int shuffle_;
+static uint64_t rng_state_;
+
+/* splitmix64 is Steele, Lea and Flood's generator, as in Java's SplittableRandom. */
+static uint64_t splitmix64(void) {
+  uint64_t z = (rng_state_ += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* round_order sets order_ for the next round: j is the high 64 bits of
+ * next() * (i + 1), a number in [0, i]. */
+static void round_order(void) {
+  for (int i = 0; i < nslots_; i++) order_[i] = i;
+  if (!shuffle_) return;
+  for (int i = nslots_ - 1; i > 0; i--) {
+    int j = (int)(((unsigned __int128)splitmix64() * (uint64_t)(i + 1)) >> 64);
+    int t = order_[i];
+    order_[i] = order_[j];
+    order_[j] = t;
+  }
+}
+
+/* In step mode (-step) the driver waits for a line on stdin before the
+ * prelude and before each measured round, and writes "ok" to stdout after
+ * each; EOF or the line "stop" ends the run early. */
+static int step_;
+
+/* step_wait reads one line from stdin; it returns 0 at EOF, on an error,
+ * or for the line "stop". It reads a byte at a time so nothing is buffered. */
+static int step_wait(void) {
+  char line[64];
+  size_t n = 0;
+  for (;;) {
+    char c;
+    ssize_t r = read(0, &c, 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return 0;
+    if (c == '\n') break;
+    if (n < sizeof line - 1) line[n++] = c;
+  }
+  if (n > 0 && line[n - 1] == '\r') n--;
+  line[n] = 0;
+  return strcmp(line, "stop") != 0;
+}
+
+/* step_ok tells the peer the step is done. Every record of the step went
+ * out with its own write(2) before, so the -out file is complete. A peer
+ * that went away is noticed by the next step_wait (SIGPIPE is ignored). */
+static void step_ok(void) {
+  ssize_t w;
+  do w = write(1, "ok\n", 3);
+  while (w < 0 && errno == EINTR);
+}
+
+/* measure runs the measured rounds; it returns 1 if step mode stopped it. */
+static int measure(int rounds) {
   for (int r = 0; r < rounds; r++) {
-    for (int s = 0; s < nslots_; s++) {
+    if (step_ && !step_wait()) return 1;
+    round_order();
+    for (int p = 0; p < nslots_; p++) {
+      int s = order_[p];
       bench_cs_sum_ = 0;
       bench_cs_used_ = 0;
       long f0 = minflt_now();
@@ -249,14 +316,50 @@ static void measure(int rounds) {
         slots_[s].cs_want = bench_cs_want_;
         slots_[s].cs_passes += slots_[s].k;
       }
-      record("sample round=%d slot=%d k=%lld ns=%lld minflt=%ld", r, s, (long long)slots_[s].k, (long long)ns,
-             f1 - f0);
+      record("sample round=%d slot=%d pos=%d k=%lld ns=%lld minflt=%ld", r, s, p, (long long)slots_[s].k,
+             (long long)ns, f1 - f0);
     }
+    if (step_) step_ok();
   }
+  return 0;
+}
+
+static void checksums(void) {
   for (int s = 0; s < nslots_; s++)
     if (slots_[s].cs_used)
       record("checksum slot=%d got=%.17g want=%.17g passes=%ld", s, slots_[s].cs_got, slots_[s].cs_want,
              slots_[s].cs_passes);
+}
+
+/* parse_u64 parses a decimal uint64 (digits only), or fails naming the option. */
+static uint64_t parse_u64(const char *opt, const char *val) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(val, &end, 10);
+  if (*val < '0' || *val > '9' || *end || errno) fail("not a decimal uint64: ", opt);
+  return (uint64_t)v;
+}
+
+/* prelude_t holds the options of everything before the measured rounds. */
+typedef struct {
+  const char *cold_variant;
+  int pin_cpu, warm, clock;
+  double settle_ms, calib_reads, gaps_ms;
+} prelude_t;
+
+/* prelude runs what comes before the measured rounds, in the protocol's order. */
+static void prelude(const prelude_t *o) {
+  if (o->pin_cpu >= 0) pin(o->pin_cpu);
+  if (o->cold_variant) cold(o->cold_variant);
+  if (o->clock) clock_stats();
+  if (o->gaps_ms > 0) gaps(o->gaps_ms);
+  run_setup();
+  settle(o->settle_ms);
+  warmup(o->warm);
+  if (o->calib_reads > 0) {
+    if (!o->clock) clock_stats();
+    calibrate((int64_t)(o->calib_reads * read_cost_ns_) + 1);
+  }
 }
 
 static void list(void) {
@@ -277,27 +380,28 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s list | run -out FILE -slots a,b [options]\n", argv[0]);
     return 2;
   }
-  const char *out = NULL, *cold_variant = NULL;
+  const char *out = NULL;
   char *slot_list = NULL, *batch_list = NULL;
-  int pin_cpu = -1, warm = 1, rounds = 0, want_clock = 0;
-  double settle_ms = 100;
-  double calib_reads = 0, gaps_ms = 0;
+  prelude_t pre = {.pin_cpu = -1, .warm = 1, .settle_ms = 100};
+  int rounds = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "-clock") == 0) { want_clock = 1; continue; }
+    if (strcmp(a, "-clock") == 0) { pre.clock = 1; continue; }
+    if (strcmp(a, "-step") == 0) { step_ = 1; continue; }
     if (!val) fail("missing value for ", a);
     i++;
     if (strcmp(a, "-out") == 0) out = val;
     else if (strcmp(a, "-slots") == 0) slot_list = strdup(val);
     else if (strcmp(a, "-batch") == 0) batch_list = strdup(val);
-    else if (strcmp(a, "-cold") == 0) cold_variant = val;
-    else if (strcmp(a, "-pin") == 0) pin_cpu = atoi(val);
-    else if (strcmp(a, "-settle-ms") == 0) settle_ms = atof(val);
-    else if (strcmp(a, "-warmup") == 0) warm = atoi(val);
+    else if (strcmp(a, "-cold") == 0) pre.cold_variant = val;
+    else if (strcmp(a, "-pin") == 0) pre.pin_cpu = atoi(val);
+    else if (strcmp(a, "-settle-ms") == 0) pre.settle_ms = atof(val);
+    else if (strcmp(a, "-warmup") == 0) pre.warm = atoi(val);
     else if (strcmp(a, "-rounds") == 0) rounds = atoi(val);
-    else if (strcmp(a, "-calibrate-reads") == 0) calib_reads = atof(val);
-    else if (strcmp(a, "-gaps-ms") == 0) gaps_ms = atof(val);
+    else if (strcmp(a, "-calibrate-reads") == 0) pre.calib_reads = atof(val);
+    else if (strcmp(a, "-gaps-ms") == 0) pre.gaps_ms = atof(val);
+    else if (strcmp(a, "-order-seed") == 0) { rng_state_ = parse_u64(a, val); shuffle_ = 1; }
     else fail("unknown option ", a);
   }
   if (out) {
@@ -309,20 +413,17 @@ int main(int argc, char **argv) {
   }
   record("start lang=c pid=%ld harness=%d", (long)getpid(), BENCHBOOK_HARNESS_VERSION);
   if (!slot_list) fail("-slots is required", NULL);
+  if (step_ && !out) fail("-step needs -out: stdout carries the ok lines", NULL);
   parse_slots(slot_list);
   if (batch_list) parse_batches(batch_list);
-  if (pin_cpu >= 0) pin(pin_cpu);
-  if (cold_variant) cold(cold_variant);
-  if (want_clock) clock_stats();
-  if (gaps_ms > 0) gaps(gaps_ms);
-  run_setup();
-  settle(settle_ms);
-  warmup(warm);
-  if (calib_reads > 0) {
-    if (!want_clock) clock_stats();
-    calibrate((int64_t)(calib_reads * read_cost_ns_) + 1);
+  if (step_) signal(SIGPIPE, SIG_IGN);
+  int stopped = step_ && !step_wait();
+  if (!stopped) {
+    prelude(&pre);
+    if (step_) step_ok();
+    stopped = measure(rounds);
   }
-  measure(rounds);
-  record("done");
+  checksums();
+  record("done stopped=%d", stopped);
   return 0;
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Version is the harness version; it is part of every build's cache key.
-const Version = 1
+const Version = 2
 
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64

@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
+	"math/bits"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
@@ -44,9 +47,13 @@ type slot struct {
 type driver struct {
 	variants []Variant
 	setup    func()
-	out      *os.File
+	out      *os.File // unbuffered: a record is in the file when record returns
 	slots    []*slot
 	readCost float64
+	order    []int         // order[pos] is the slot that runs at pos in this round
+	shuffle  bool          // -order-seed was given
+	rng      uint64        // splitmix64 state
+	step     *bufio.Reader // stdin in step mode, else nil
 }
 
 func (d *driver) record(format string, args ...any) {
@@ -54,22 +61,38 @@ func (d *driver) record(format string, args ...any) {
 	_, _ = d.out.WriteString(line) // one write(2) per record: lines never interleave
 }
 
+// prelude holds the options of everything before the measured rounds.
+type prelude struct {
+	cold          string
+	pin, warm     int
+	clock         bool
+	settleMS      float64
+	calib, gapsMS float64
+}
+
 func (d *driver) run(args []string) error {
 	if args[0] != "run" {
 		return fmt.Errorf("usage: list | run -out FILE -slots a,b [options]")
 	}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	var p prelude
 	out := fs.String("out", "", "append records to this file")
 	slots := fs.String("slots", "", "variants in round-robin order")
 	batch := fs.String("batch", "", "passes per timed sample, per slot")
-	cold := fs.String("cold", "", "variant of the cold pass")
-	pin := fs.Int("pin", -1, "CPU to pin every thread to")
-	settleMS := fs.Float64("settle-ms", 100, "settle time")
-	warm := fs.Int("warmup", 1, "discarded passes per slot")
+	fs.StringVar(&p.cold, "cold", "", "variant of the cold pass")
+	fs.IntVar(&p.pin, "pin", -1, "CPU to pin every thread to")
+	fs.Float64Var(&p.settleMS, "settle-ms", 100, "settle time")
+	fs.IntVar(&p.warm, "warmup", 1, "discarded passes per slot")
 	rounds := fs.Int("rounds", 0, "measured rounds")
-	calib := fs.Float64("calibrate-reads", 0, "calibrate batches to this many clock reads")
-	clock := fs.Bool("clock", false, "measure the clock")
-	gapsMS := fs.Float64("gaps-ms", 0, "read the clock this long and record the gaps")
+	fs.Float64Var(&p.calib, "calibrate-reads", 0, "calibrate batches to this many clock reads")
+	fs.BoolVar(&p.clock, "clock", false, "measure the clock")
+	fs.Float64Var(&p.gapsMS, "gaps-ms", 0, "read the clock this long and record the gaps")
+	fs.Func("order-seed", "shuffle the slots of every measured round, from this seed", func(v string) error {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		d.rng, d.shuffle = seed, true
+		return err
+	})
+	step := fs.Bool("step", false, "wait for a line on stdin before the prelude and each round")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -81,38 +104,65 @@ func (d *driver) run(args []string) error {
 		d.out = f
 	}
 	d.record("start lang=go pid=%d harness=%d", os.Getpid(), Version)
+	if *step && *out == "" {
+		return fmt.Errorf("-step needs -out: stdout carries the ok lines")
+	}
 	if err := d.parseSlots(*slots, *batch); err != nil {
 		return err
 	}
-	if *pin >= 0 {
-		if err := pinAll(*pin); err != nil {
+	if *step {
+		d.step = bufio.NewReader(os.Stdin)
+		signal.Ignore(syscall.SIGPIPE)
+	}
+	stopped := !d.stepWait()
+	if !stopped {
+		if err := d.prelude(p); err != nil {
 			return err
 		}
-		d.record("pinned cpu=%d", *pin)
+		d.stepOK()
+		stopped = d.measure(*rounds)
 	}
-	if *cold != "" {
-		if err := d.cold(*cold); err != nil {
+	d.checksums()
+	d.record("done stopped=%d", b2i(stopped))
+	return nil
+}
+
+// prelude runs what comes before the measured rounds, in the protocol's order.
+func (d *driver) prelude(p prelude) error {
+	if p.pin >= 0 {
+		if err := pinAll(p.pin); err != nil {
+			return err
+		}
+		d.record("pinned cpu=%d", p.pin)
+	}
+	if p.cold != "" {
+		if err := d.cold(p.cold); err != nil {
 			return err
 		}
 	}
-	if *clock {
+	if p.clock {
 		d.clockStats()
 	}
-	if *gapsMS > 0 {
-		d.gaps(*gapsMS)
+	if p.gapsMS > 0 {
+		d.gaps(p.gapsMS)
 	}
 	d.runSetup()
-	d.settle(*settleMS)
-	d.warmup(*warm)
-	if *calib > 0 {
-		if !*clock {
+	d.settle(p.settleMS)
+	d.warmup(p.warm)
+	if p.calib > 0 {
+		if !p.clock {
 			d.clockStats()
 		}
-		d.calibrate(int64(*calib*d.readCost) + 1)
+		d.calibrate(int64(p.calib*d.readCost) + 1)
 	}
-	d.measure(*rounds)
-	d.record("done")
 	return nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (d *driver) find(name string) *Variant {
@@ -269,9 +319,62 @@ func (d *driver) calibrate(goal int64) {
 	}
 }
 
-func (d *driver) measure(rounds int) {
+// splitmix64 is Steele, Lea and Flood's generator, as in Java's
+// SplittableRandom; the C driver and harness.RoundOrder are the same.
+func (d *driver) splitmix64() uint64 {
+	d.rng += 0x9E3779B97F4A7C15
+	z := d.rng
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+// roundOrder sets d.order for the next measured round: the slot order, or
+// with -order-seed a fresh Fisher-Yates shuffle of it, where j is the high
+// 64 bits of next() * (i + 1), a number in [0, i]. Settle and warmup keep
+// the slot order.
+func (d *driver) roundOrder() {
+	d.order = d.order[:0]
+	for i := range d.slots {
+		d.order = append(d.order, i)
+	}
+	if !d.shuffle {
+		return
+	}
+	for i := len(d.order) - 1; i > 0; i-- {
+		j, _ := bits.Mul64(d.splitmix64(), uint64(i+1))
+		d.order[i], d.order[j] = d.order[j], d.order[i]
+	}
+}
+
+// stepWait reads one line from stdin in step mode; it returns false at EOF,
+// on an error, or for the line "stop". Outside step mode it returns true.
+func (d *driver) stepWait() bool {
+	if d.step == nil {
+		return true
+	}
+	line, err := d.step.ReadString('\n')
+	return err == nil && strings.TrimRight(line, "\r\n") != "stop"
+}
+
+// stepOK tells the peer the step is done. Every record of the step is in
+// the -out file already (d.out is unbuffered). A peer that went away is
+// noticed by the next stepWait (SIGPIPE is ignored).
+func (d *driver) stepOK() {
+	if d.step != nil {
+		_, _ = os.Stdout.WriteString("ok\n")
+	}
+}
+
+// measure runs the measured rounds; it returns true if step mode stopped it.
+func (d *driver) measure(rounds int) bool {
 	for r := 0; r < rounds; r++ {
-		for i, s := range d.slots {
+		if !d.stepWait() {
+			return true
+		}
+		d.roundOrder()
+		for p, i := range d.order {
+			s := d.slots[i]
 			checksum.sum, checksum.used = 0, false
 			f0 := minflt()
 			ns := s.pass()
@@ -282,9 +385,14 @@ func (d *driver) measure(rounds int) {
 				s.csWant = checksum.want
 				s.csPasses += s.k
 			}
-			d.record("sample round=%d slot=%d k=%d ns=%d minflt=%d", r, i, s.k, ns, f1-f0)
+			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, ns, f1-f0)
 		}
+		d.stepOK()
 	}
+	return false
+}
+
+func (d *driver) checksums() {
 	for i, s := range d.slots {
 		if s.csUsed {
 			d.record("checksum slot=%d got=%s want=%s passes=%d", i, g17(s.csGot), g17(s.csWant), s.csPasses)
