@@ -93,6 +93,8 @@ func TestParseRecord(t *testing.T) {
 		val  string
 	}{
 		{"sample round=0 slot=1 k=1 ns=498000 minflt=0", true, "sample", "ns", "498000"},
+		{"sample round=2 slot=1 pos=0 k=1 ns=498000 minflt=0", true, "sample", "pos", "0"},
+		{"done stopped=1", true, "done", "stopped", "1"},
 		{"error msg=unknown variant x y", true, "error", "msg", "unknown variant x y"},
 		{"sample round=0 slot=1 k=1 ns=4980", true, "sample", "ns", "4980"},
 		{"sample round=0 slot", false, "", "", ""}, // a line cut short by a killed process

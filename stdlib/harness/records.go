@@ -8,9 +8,9 @@ import (
 	"strings"
 )
 
-// Record is one line a kernel binary wrote: its kind ("start", "cold",
-// "clock", "phase", "batch", "sample", "checksum", "pinned", "error", "done")
-// and its key=value fields.
+// Record is one line a kernel binary wrote: its kind ("start", "pinned",
+// "cold", "clock", "gaps", "phase", "batch", "sample", "checksum", "error",
+// "done") and its key=value fields. records.md is the spec of every kind.
 type Record struct {
 	Kind   string
 	Fields map[string]string
@@ -83,6 +83,7 @@ func (rr *RecordReader) Err() error { return rr.sc.Err() }
 // Skipped returns how many lines were not records.
 func (rr *RecordReader) Skipped() int { return rr.skipped }
 
+// kinds are the record kinds of records.md (TestRecordsSpecKinds).
 var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
 	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true}
 
