@@ -23,3 +23,20 @@ func TestPredictK(t *testing.T) {
 		}
 	}
 }
+
+// The order of a round, by hand for seed 0 and 3 slots: the first draw of
+// splitmix64 is 0xE220A8397B1DCDAF, 0.88 of 2^64, times 3 is 2: slot 2
+// stays; the second, 0x6E789E6AA1B965F4, is 0.43, times 2 is 0: slots 0 and
+// 1 swap. Without a seed the order is the slot order.
+func TestRoundOrder(t *testing.T) {
+	d := &driver{slots: make([]*slot, 3), shuffle: true}
+	d.roundOrder()
+	if got := d.order; got[0] != 1 || got[1] != 0 || got[2] != 2 {
+		t.Errorf("seed 0, 3 slots: %v, want [1 0 2]", got)
+	}
+	d = &driver{slots: make([]*slot, 3)}
+	d.roundOrder()
+	if got := d.order; got[0] != 0 || got[1] != 1 || got[2] != 2 {
+		t.Errorf("no seed: %v, want [0 1 2]", got)
+	}
+}
