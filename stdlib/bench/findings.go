@@ -1,12 +1,10 @@
 package bench
 
 import (
-	"fmt"
 	"math"
 	"sort"
-	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/stats"
+	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // Finding kinds.
@@ -22,78 +20,154 @@ const (
 	KindPartial     = "partial"
 	KindPrediction  = "prediction"
 	KindGaps        = "interruptions"
+	KindComparison  = "comparison"
 )
 
-// SpreadLimit is the cv above which a series is too noisy to compare (seed 003).
-const SpreadLimit = 5.0
+// Topics: what a sentence is about. The commentary makes one paragraph of
+// each topic, in this order.
+const (
+	TopicPartial      = "partial"
+	TopicPrediction   = "prediction"
+	TopicDeadCode     = "dead_code"
+	TopicComparison   = "comparison"
+	TopicPlausibility = "plausibility"
+	TopicFirstTouch   = "first_touch"
+	TopicResolution   = "resolution"
+	TopicGaps         = "interruptions"
+	TopicSpread       = "spread"
+	TopicBatch        = "batch"
+	TopicLoad         = "load"
+	TopicChecksum     = "checksum"
+)
+
+// Topics lists the topics in the order Sentences writes them.
+var Topics = []string{TopicPartial, TopicPrediction, TopicDeadCode, TopicComparison, TopicPlausibility,
+	TopicFirstTouch, TopicResolution, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+
+// The thresholds every sentence about a result is judged by, one each.
+const (
+	// SpreadLimit is the cv above which a series is too noisy to compare (seed 003).
+	SpreadLimit = 5.0
+	// LoadLimit is the 1-minute load average above which other work was running.
+	LoadLimit = 1.0
+	// BusyProcessPct is the share of one CPU, in percent, from which another
+	// process busy during the run is named.
+	BusyProcessPct = 5.0
+	// PairQuantile is the share of pairs of single passes whose largest
+	// difference is the smallest difference one run per side resolves.
+	PairQuantile = 0.95
+	// ClockReads is how many clock reads a median may last before it no
+	// longer times only the clock.
+	ClockReads = 2
+)
+
+// Sentence is one thing a result shows, written once from its numbers.
+// Findings are the sentences that carry a kind; the commentary is all of
+// them, grouped by topic.
+type Sentence struct {
+	Topic   string
+	Kind    string // the finding kind; "" for a sentence only the commentary shows
+	Variant string // "" when it is about the whole run
+	Text    string // lower-case start unless it starts with a variant name, no final period
+}
 
 // Findings says what a result shows, each finding in words made from its
-// own numbers. It reads only the result, so anyone can recompute it.
+// own numbers: the sentences of Sentences that carry a kind. It reads only
+// the result, so anyone can recompute it.
 func Findings(r *Result) []Finding {
-	var out []Finding
-	add := func(kind, variant, text string) {
-		f := Finding{Kind: kind, Text: text}
-		if variant != "" {
-			v := variant
+	out := []Finding{}
+	for _, s := range Sentences(r) {
+		if s.Kind == "" {
+			continue
+		}
+		f := Finding{Kind: s.Kind, Text: s.Text}
+		if s.Variant != "" {
+			v := s.Variant
 			f.Variant = &v
 		}
 		out = append(out, f)
 	}
-	if r.Partial {
-		add(KindPartial, "", "the run did not finish ("+r.Error+"): every figure is from the samples measured before it stopped")
-	}
-	ref := referenceVariant(r)
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if t := deadText(r, v, ref); t != "" {
-			add(KindDeadCode, v.Name, t)
-		}
-		if t := implausibleText(r, v); t != "" {
-			add(KindImplausible, v.Name, t)
-		}
-		if t := checksumText(v); t != "" {
-			add(KindChecksum, v.Name, t)
-		}
-		if t := batchText(r, v); t != "" {
-			add(KindBatch, v.Name, t)
-		}
-		for _, t := range spreadTexts(v) {
-			add(KindSpread, v.Name, t)
-		}
-		if t := firstTouchText(v); t != "" {
-			add(KindFirstTouch, v.Name, t)
-		}
-	}
-	if t := loadText(r); t != "" {
-		add(KindLoad, "", t)
-	}
-	if t := GapsText(r, ref); t != "" {
-		add(KindGaps, "", t)
-	}
-	if t := resolutionText(r, ref); t != "" {
-		add(KindResolution, ref, t)
-	}
-	if t := PredictionText(r); t != "" {
-		add(KindPrediction, "", t)
+	return out
+}
+
+// Sentences writes every sentence about a result, topic by topic in the
+// order of Topics.
+func Sentences(r *Result) []Sentence {
+	f := readFacts(r)
+	var out []Sentence
+	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, deadSentences,
+		comparisonSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, gapsSentences,
+		spreadSentences, batchSentences, loadSentences, checksumSentences} {
+		out = append(out, w(f)...)
 	}
 	return out
 }
 
-// referenceVariant is the live variant with the most series: the one the
-// resolution is read from (the A/A variant when there is one).
+// facts are the values the sentences share, each computed once by one rule.
+type facts struct {
+	r *Result
+	// ref is the live variant the other sentences measure against; nil when
+	// no variant is live.
+	ref *Variant
+	// floor is the A/A control's reach: the larger distance of its interval
+	// from 1, as a fraction; 0 when the run has no A/A control.
+	floor float64
+	// mhz is the clock the run saw, estimated when no cpufreq reading exists.
+	mhz       float64
+	estimated bool
+	// loaded: the 1-minute load average was above LoadLimit before or after.
+	loaded bool
+	// busy are the other processes at BusyProcessPct or more of one CPU.
+	busy []machine.ProcUse
+}
+
+func readFacts(r *Result) *facts {
+	f := &facts{r: r, ref: r.Variant(referenceVariant(r))}
+	f.floor = aaFloor(r.AA)
+	f.mhz, f.estimated = FrequencyMHz(r)
+	f.loaded = r.Conditions.Before.Loadavg[0] > LoadLimit || r.Conditions.After.Loadavg[0] > LoadLimit
+	f.busy = busyProcesses(r.Conditions.During)
+	return f
+}
+
+func live(v *Variant) bool { return !v.Dead && !v.Hollow }
+
+// referenceVariant is the live variant the other sentences refer to: the
+// A/A variant when it is live, else the first live one; "" when none is.
 func referenceVariant(r *Result) string {
-	if r.AA.Variant != "" {
-		return r.AA.Variant
+	if v := r.Variant(r.AA.Variant); v != nil && live(v) {
+		return v.Name
 	}
-	for _, v := range r.Variants {
-		if !v.Dead && !v.Hollow {
-			return v.Name
+	for i := range r.Variants {
+		if live(&r.Variants[i]) {
+			return r.Variants[i].Name
 		}
 	}
-	if len(r.Variants) > 0 {
-		return r.Variants[0].Name
-	}
 	return ""
+}
+
+// aaFloor is how far from 1 the A/A control's interval reaches: a ratio of
+// medians closer to 1 than that cannot be told from identical code.
+func aaFloor(aa AA) float64 {
+	if aa.Variant == "" || aa.Ratio <= 0 {
+		return 0
+	}
+	return math.Max(aa.CIHigh-1, 1-aa.CILow)
+}
+
+// busyProcesses are the other processes that used at least BusyProcessPct
+// of one CPU during the run, busiest first.
+func busyProcesses(d *machine.During) []machine.ProcUse {
+	if d == nil {
+		return nil
+	}
+	var out []machine.ProcUse
+	for _, p := range d.Busiest {
+		if p.BusyPct >= BusyProcessPct {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func median(s *Samples) (float64, bool) {
@@ -101,30 +175,6 @@ func median(s *Samples) (float64, bool) {
 		return 0, false
 	}
 	return s.Summary.Median, true
-}
-
-func deadText(r *Result, v *Variant, ref string) string {
-	if !v.Dead && !v.Hollow {
-		return ""
-	}
-	text := v.Finding
-	if text == "" {
-		text = "the timed region holds none of the body's work"
-	}
-	m, ok := median(v.Series.Interleaved)
-	live := r.Variant(ref)
-	if ok && live != nil && live.Name != v.Name {
-		if lm, ok := median(live.Series.Interleaved); ok && lm > 0 {
-			text += fmt.Sprintf(". Measured: a median of %s per pass, %s of %s's %s", FormatNS(m), FormatPct(m/lm), live.Name, FormatNS(lm))
-			if v.Series.Interleaved != nil {
-				text += fmt.Sprintf(" and at most %s (%s of it)", FormatNS(v.Series.Interleaved.Summary.Max), FormatPct(v.Series.Interleaved.Summary.Max/lm))
-			}
-		}
-	}
-	if c := r.Conditions.Clock.ReadCostNS; ok && c > 0 && v.Dead {
-		text += fmt.Sprintf("; one clock read costs %s here (%.2g times the median): the two reads around an empty region are all it times", FormatNS(c), c/m)
-	}
-	return text
 }
 
 // FrequencyMHz is the clock the run saw: the cpufreq reading, else the
@@ -140,190 +190,6 @@ func FrequencyMHz(r *Result) (mhz float64, estimated bool) {
 	}
 	est := math.Max(r.Conditions.Before.FreqEstimateMHz, r.Conditions.After.FreqEstimateMHz)
 	return est, est > 0
-}
-
-func implausibleText(r *Result, v *Variant) string {
-	m, ok := median(v.Series.Interleaved)
-	if !ok {
-		return ""
-	}
-	clock := r.Conditions.Clock
-	var why []string
-	if clock.ResolutionNS > 0 && v.Series.Interleaved.Summary.Min < clock.ResolutionNS && v.Batch == 1 {
-		why = append(why, fmt.Sprintf("its fastest pass, %s, is below the clock's smallest step (%s)",
-			FormatNS(v.Series.Interleaved.Summary.Min), FormatNS(clock.ResolutionNS)))
-	}
-	if clock.ReadCostNS > 0 && m <= 2*clock.ReadCostNS && v.Batch == 1 {
-		why = append(why, fmt.Sprintf("its median, %s, is within twice the cost of one clock read (%s): it times the clock", FormatNS(m), FormatNS(clock.ReadCostNS)))
-	}
-	if e := r.Protocol.Elements; e != nil && *e > 0 {
-		mhz, est := FrequencyMHz(r)
-		if mhz > 0 {
-			perElem := m / float64(*e)
-			cycles := perElem * mhz / 1000
-			if cycles < 1 {
-				label := "measured"
-				if est {
-					label = "estimated"
-				}
-				why = append(why, fmt.Sprintf("%s ns per element is %.3g cycles per element at the %s %.0f MHz: "+
-					"less than one cycle per element is possible only if the loop is vectorised (check the assembly) or the work was removed",
-					sig(perElem), cycles, label, mhz))
-			}
-		}
-	}
-	if len(why) == 0 {
-		return ""
-	}
-	return v.Name + " is faster than this machine allows for the work: " + strings.Join(why, "; ")
-}
-
-func checksumText(v *Variant) string {
-	c := v.Checksum
-	if c == nil {
-		return ""
-	}
-	want := c.Want * float64(c.Passes)
-	if c.OK {
-		return fmt.Sprintf("checksum %s over %d passes, expected %s (%s per pass): ok", g(c.Got), c.Passes, g(want), g(c.Want))
-	}
-	return fmt.Sprintf("checksum MISMATCH: got %s over %d passes, expected %s (%s per pass): the variant does not compute what it claims",
-		g(c.Got), c.Passes, g(want), g(c.Want))
-}
-
-func g(x float64) string { return strings.TrimSuffix(fmt.Sprintf("%.10g", x), ".0") }
-
-func batchText(r *Result, v *Variant) string {
-	if v.Batch <= 1 {
-		return ""
-	}
-	cost := r.Conditions.Clock.ReadCostNS
-	return fmt.Sprintf("%s was timed in batches of %d passes: one pass is shorter than %d clock reads (%s each), "+
-		"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
-		"which hides the single slow pass that per-pass timing would show", v.Name, v.Batch, r.Protocol.ReadsPerPass, FormatNS(cost), v.Batch)
-}
-
-func spreadTexts(v *Variant) []string {
-	var out []string
-	for _, name := range []string{"interleaved", "in_process", "fresh"} {
-		s := v.Get(name)
-		if s == nil || s.Summary.CVPct <= SpreadLimit || v.Dead {
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s, %s series: cv %s%% (above %.0f%%), max/min %s: this series is too noisy to compare variants with",
-			v.Name, name, sig1(s.Summary.CVPct), SpreadLimit, maxOverMin(s.Summary)))
-	}
-	return out
-}
-
-func maxOverMin(s stats.Summary) string {
-	if s.MaxOverMin == nil {
-		return "undefined (min 0)"
-	}
-	return FormatRatio(*s.MaxOverMin)
-}
-
-func firstTouchText(v *Variant) string {
-	c := v.Series.Cold
-	warm, ok := median(v.Series.InProcess)
-	if !ok {
-		warm, ok = median(v.Series.Fresh)
-	}
-	if c == nil || c.Summary.N == 0 || !ok || warm <= 0 || v.Dead {
-		return ""
-	}
-	faults := c.MedianMinFlt()
-	text := fmt.Sprintf("the cold pass of %s, the first each process makes over freshly mapped memory, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
-		v.Name, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
-	if c.WarmMinFltPerPass != nil {
-		text += fmt.Sprintf("%.3g per warm pass", *c.WarmMinFltPerPass)
-	} else {
-		text += "none measured for warm passes"
-	}
-	if faults > 0 && c.Summary.Median > warm {
-		text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", FormatNS((c.Summary.Median-warm)/faults))
-	}
-	if c.InProcessColdNS != nil {
-		x := *c.InProcessColdNS
-		text += fmt.Sprintf(". The in-process run has one number for it, %s: %s of the cold median and %s of the cold minimum; the fresh processes spread from %s to %s, and one number cannot say where in that span it fell",
-			FormatNS(x), FormatRatio(x/c.Summary.Median), FormatRatio(x/c.Summary.Min), FormatNS(c.Summary.Min), FormatNS(c.Summary.Max))
-	}
-	return text
-}
-
-func loadText(r *Result) string {
-	b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]
-	if b <= 1 && a <= 1 && r.Protocol.Load == 0 {
-		return ""
-	}
-	cpus := r.Conditions.Machine.LogicalCPUs
-	text := fmt.Sprintf("the 1-minute load average was %.2f before the run and %.2f after it", b, a)
-	if cpus > 0 {
-		text += fmt.Sprintf(" on this %d-CPU machine", cpus)
-	}
-	if r.Protocol.Load > 0 {
-		text += fmt.Sprintf("; the run started %s on purpose", plural(r.Protocol.Load, "busy thread"))
-		if len(r.Protocol.LoadCPUs) > 0 {
-			text += fmt.Sprintf(" on CPU %v", r.Protocol.LoadCPUs)
-		}
-	}
-	if r.Protocol.Load > 0 {
-		text += ": the spreads include that load, on purpose"
-	} else if b > 1 || a > 1 {
-		text += ": other work was running, so the spreads include whatever of it reached the benchmark's CPU; compare against a run at a load below 1"
-	}
-	if d := r.Conditions.During; d != nil {
-		if busy := busiestText(d.BusyPct); busy != "" {
-			text += "; during the run " + busy
-		}
-		var procs []string
-		for _, p := range d.Busiest {
-			if p.BusyPct >= 1 {
-				procs = append(procs, fmt.Sprintf("%s (pid %d, %.0f%% of a CPU, last on CPU %d)", p.Command, p.PID, p.BusyPct, p.CPU))
-			}
-		}
-		if len(procs) > 0 {
-			text += "; the busiest other processes: " + strings.Join(procs, ", ")
-		}
-	}
-	return text
-}
-
-func busiestText(busy []float64) string {
-	var parts []string
-	for i, b := range busy {
-		parts = append(parts, fmt.Sprintf("CPU %d was %.0f%% busy", i, b))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// resolutionText says what one run per side can and cannot resolve: the
-// pair shares of single passes, and the A/A floor for medians.
-func resolutionText(r *Result, ref string) string {
-	v := r.Variant(ref)
-	if v == nil {
-		return ""
-	}
-	var parts []string
-	for _, name := range []string{"in_process", "fresh", "interleaved"} {
-		s := v.Get(name)
-		if s == nil || s.Summary.N < 2 {
-			continue
-		}
-		p95 := PairDifference(s.SamplesNS, 0.95)
-		parts = append(parts, fmt.Sprintf("in the %s series of %s, %s of the %d pairs of single passes differ by more than 2%%, %s by more than 5%% and %s by more than 10%%; 95%% of pairs differ by less than %s, so one run per side cannot resolve a difference smaller than that",
-			strings.ReplaceAll(name, "_", "-"), ref, FormatPct(s.Summary.PairsOver2Pct), s.Summary.N*(s.Summary.N-1)/2,
-			FormatPct(s.Summary.PairsOver5Pct), FormatPct(s.Summary.PairsOver10Pct), FormatPct(p95)))
-	}
-	if aa := r.AA; aa.Variant != "" && aa.Ratio > 0 {
-		width := math.Max(aa.CIHigh-1, 1-aa.CILow)
-		parts = append(parts, fmt.Sprintf("the A/A control, %s against its own copy in the same round robin, reads %s with a 95%% interval of [%s, %s]: a difference of medians smaller than about %s is below what this run can resolve",
-			aa.Variant, FormatRatio(aa.Ratio), FormatRatio(aa.CILow), FormatRatio(aa.CIHigh), FormatPct(width)))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return strings.Join(parts, ". ")
 }
 
 // PairDifference returns the q quantile of the relative differences of all
@@ -345,43 +211,4 @@ func PairDifference(x []float64, q float64) float64 {
 	sort.Float64s(diffs)
 	idx := int(math.Ceil(q*float64(len(diffs)))) - 1
 	return diffs[max(idx, 0)]
-}
-
-// PredictionText says whether the prediction written before the run held,
-// with the measured ratio; "" when the run had none.
-func PredictionText(r *Result) string {
-	p := r.Prediction
-	if p == nil {
-		return ""
-	}
-	if p.Held == nil {
-		return fmt.Sprintf("the prediction %s, written before the run, could not be judged: the result has no ratio %s/%s", p.Text, p.A, p.B)
-	}
-	verdict := "held"
-	if !*p.Held {
-		verdict = "did NOT hold"
-	}
-	return fmt.Sprintf("the prediction %s, written before the run, %s: the measured ratio of medians %s/%s is %s", p.Text, verdict, p.A, p.B, FormatRatio(*p.Observed))
-}
-
-// GapsText says how often the thread did not run while the harness read the
-// clock back to back, and how many such gaps a pass of the reference
-// variant meets on average; "" when the run did not measure it.
-func GapsText(r *Result, ref string) string {
-	c := r.Conditions.Clock
-	if c.GapWindowNS <= 0 {
-		return ""
-	}
-	perSec := float64(c.GapCount) / (c.GapWindowNS / 1e9)
-	text := fmt.Sprintf("reading the clock back to back for %s, the harness saw %d gaps longer than %s (%.0f per second) in which the thread did not run, %s of the time",
-		FormatNS(c.GapWindowNS), c.GapCount, FormatNS(c.GapThresholdNS), perSec, FormatPct(c.GapTotalNS/c.GapWindowNS))
-	if c.GapCount > 0 {
-		text += fmt.Sprintf(", the longest %s", FormatNS(c.GapMaxNS))
-	}
-	if v := r.Variant(ref); v != nil && v.Series.Interleaved != nil && c.GapCount > 0 {
-		pass := v.Series.Interleaved.Summary.Median
-		text += fmt.Sprintf("; a pass of %s (%s's median) meets %.2g of them on average, each adding %s on average",
-			FormatNS(pass), ref, perSec*pass/1e9, FormatNS(c.GapTotalNS/float64(c.GapCount)))
-	}
-	return text
 }

@@ -1,0 +1,106 @@
+package bench_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+)
+
+func spec(vs ...benchtest.VariantSpec) benchtest.Spec {
+	return benchtest.Spec{Seed: 9, LoadAvg: [2]float64{0.2, 0.2}, FreqMHz: 3000, ReadNS: 20, Elements: 1 << 20, Variants: vs}
+}
+
+var (
+	deadOne  = benchtest.VariantSpec{Name: "gone", MedianNS: 20, Spread: 0.05, Dead: true}
+	liveOne  = benchtest.VariantSpec{Name: "a", MedianNS: 4e5, Spread: 0.01}
+	liveTwo  = benchtest.VariantSpec{Name: "b", MedianNS: 8e5, Spread: 0.01}
+	withKind = func(r *bench.Result, kind string) []bench.Finding {
+		var out []bench.Finding
+		for _, f := range r.Findings {
+			if f.Kind == kind {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+)
+
+// One reference-variant rule: the live A/A variant, else the first live
+// one; no resolution sentence measured on a dead variant.
+func TestReferenceVariant(t *testing.T) {
+	cases := []struct {
+		name   string
+		r      func() *bench.Result
+		want   string // the variant the resolution findings are about; "" for none
+		deadOf string // the variant the dead-code finding measures against
+	}{
+		{"the A/A variant", func() *bench.Result { return benchtest.Synthetic(spec(deadOne, liveOne, liveTwo)) }, "a", "a"},
+		{"a dead A/A variant is not the reference", func() *bench.Result {
+			r := benchtest.Synthetic(spec(deadOne, liveOne, liveTwo))
+			r.AA.Variant = "gone"
+			r.Findings = bench.Findings(r)
+			return r
+		}, "a", "a"},
+		{"the A/A variant chosen over the first live one", func() *bench.Result {
+			r := benchtest.Synthetic(spec(deadOne, liveOne, liveTwo))
+			r.AA.Variant = "b"
+			r.Findings = bench.Findings(r)
+			return r
+		}, "b", "b"},
+		{"nothing live", func() *bench.Result { return benchtest.Synthetic(spec(deadOne)) }, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.r()
+			res := withKind(r, bench.KindResolution)
+			if c.want != "" && len(res) == 0 {
+				t.Errorf("no resolution findings: %+v", r.Findings)
+			}
+			if c.want == "" && len(res) > 0 {
+				t.Errorf("resolution findings with no live variant: %+v", res)
+			}
+			for _, f := range res {
+				if !strings.HasPrefix(f.Text, "in the ") {
+					continue // the A/A sentence is about the A/A variant, whatever it is
+				}
+				if f.Variant == nil || *f.Variant != c.want {
+					t.Errorf("resolution finding about %v, want %s: %s", f.Variant, c.want, f.Text)
+				}
+			}
+			for _, f := range withKind(r, bench.KindDeadCode) {
+				if got := strings.Contains(f.Text, "of "+c.deadOf+"'s median"); c.deadOf != "" && !got {
+					t.Errorf("dead-code finding not measured against %s: %s", c.deadOf, f.Text)
+				}
+			}
+		})
+	}
+}
+
+// Findings are exactly the sentences that carry a kind, in order, and a
+// result with none still has an empty list (the schema wants an array).
+func TestFindingsAreTheKindedSentences(t *testing.T) {
+	r := benchtest.Seed000(3)
+	var kinded []bench.Sentence
+	for _, s := range bench.Sentences(r) {
+		if s.Kind != "" {
+			kinded = append(kinded, s)
+		}
+		if s.Text == "" || strings.HasSuffix(s.Text, ".") {
+			t.Errorf("sentence %q: empty or ends in a period", s.Text)
+		}
+	}
+	f := bench.Findings(r)
+	if len(f) != len(kinded) {
+		t.Fatalf("%d findings, %d sentences with a kind", len(f), len(kinded))
+	}
+	for i := range f {
+		if f[i].Kind != kinded[i].Kind || f[i].Text != kinded[i].Text {
+			t.Errorf("finding %d: %+v, sentence %+v", i, f[i], kinded[i])
+		}
+	}
+	if got := bench.Findings(&bench.Result{}); got == nil || len(got) != 0 {
+		t.Errorf("an empty result has findings %#v, want an empty list", got)
+	}
+}

@@ -1,0 +1,423 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// Each function below writes the sentences of one topic from the facts; no
+// other code writes a sentence about a result.
+
+func one(topic, kind, variant, text string) []Sentence {
+	if text == "" {
+		return nil
+	}
+	return []Sentence{{Topic: topic, Kind: kind, Variant: variant, Text: text}}
+}
+
+func seriesLabel(name string) string { return strings.ReplaceAll(name, "_", "-") }
+
+func cvText(cv float64) string { return sig1(cv) + "%" }
+
+func maxOverMin(s stats.Summary) string {
+	if s.MaxOverMin == nil {
+		return "undefined (min 0)"
+	}
+	return FormatRatio(*s.MaxOverMin)
+}
+
+func intervalText(lo, hi float64) string {
+	return fmt.Sprintf("95%% interval [%s, %s]", FormatRatio(lo), FormatRatio(hi))
+}
+
+func partialSentences(f *facts) []Sentence {
+	r := f.r
+	if !r.Partial {
+		return nil
+	}
+	n := 0
+	for i := range r.Variants {
+		for _, s := range SeriesNames {
+			if x := r.Variants[i].Get(s); x != nil {
+				n += len(x.SamplesNS)
+			}
+		}
+	}
+	return one(TopicPartial, KindPartial, "", fmt.Sprintf("the run did not finish (%s): the %d samples measured before it stopped are kept, and every figure is computed from them alone", r.Error, n))
+}
+
+func predictionSentences(f *facts) []Sentence {
+	return one(TopicPrediction, KindPrediction, "", PredictionText(f.r))
+}
+
+// PredictionText says whether the prediction written before the run held,
+// with the measured ratio; "" when the run had none.
+func PredictionText(r *Result) string {
+	p := r.Prediction
+	if p == nil {
+		return ""
+	}
+	if p.Held == nil {
+		return fmt.Sprintf("the prediction %s, written before the run, could not be judged: the result has no ratio %s/%s", p.Text, p.A, p.B)
+	}
+	verdict := "held"
+	if !*p.Held {
+		verdict = "did NOT hold"
+	}
+	return fmt.Sprintf("the prediction %s, written before the run, %s: the measured ratio of medians %s/%s is %s", p.Text, verdict, p.A, p.B, FormatRatio(*p.Observed))
+}
+
+// regionText is what the timed region of a variant holds, from the
+// assembly analysis: its own finding, else the count of instructions.
+func regionText(v *Variant) string {
+	if v.Finding != "" {
+		return v.Finding
+	}
+	if v.RegionInstructions == 0 {
+		return "there is nothing between the two clock reads"
+	}
+	if v.RegionInstructions == 1 {
+		return "between the two clock reads there is 1 instruction"
+	}
+	return fmt.Sprintf("between the two clock reads there are %d instructions", v.RegionInstructions)
+}
+
+func deadSentences(f *facts) []Sentence {
+	var out []Sentence
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		if live(v) {
+			continue
+		}
+		state := "dead: its timed region holds no work"
+		if !v.Dead {
+			state = "hollow: its timed region keeps a loop that only counts, not the work"
+		}
+		text := fmt.Sprintf("%s is %s (%s)", v.Name, state, regionText(v))
+		m, ok := median(v.Series.Interleaved)
+		if ok {
+			top := v.Series.Interleaved.Summary.Max
+			text += fmt.Sprintf("; it measured a median of %s per pass and at most %s", FormatNS(m), FormatNS(top))
+			if f.ref != nil {
+				if lm, ok := median(f.ref.Series.Interleaved); ok && lm > 0 {
+					text += fmt.Sprintf(", %s and %s of %s's median of %s", FormatPct(m/lm), FormatPct(top/lm), f.ref.Name, FormatNS(lm))
+				}
+			}
+		}
+		if c := f.r.Conditions.Clock.ReadCostNS; ok && c > 0 && v.Dead {
+			text += fmt.Sprintf("; one clock read costs %s here: the two reads around an empty region are all it times", FormatNS(c))
+		}
+		out = append(out, one(TopicDeadCode, KindDeadCode, v.Name, text)...)
+	}
+	return out
+}
+
+// comparisonSentences say what the comparisons between live variants
+// measured. The comparison's own significant field is the only source of
+// "differ" and "no difference".
+func comparisonSentences(f *facts) []Sentence {
+	var out []Sentence
+	for _, c := range f.r.Comparisons {
+		a, b := f.r.Variant(c.A), f.r.Variant(c.B)
+		if a == nil || b == nil || !live(a) || !live(b) {
+			continue
+		}
+		measured := fmt.Sprintf("%s/%s = %s, %s, p = %.2g in the %s series",
+			c.A, c.B, FormatRatio(c.Ratio), intervalText(c.CILow, c.CIHigh), c.PValue, seriesLabel(c.Series))
+		var text string
+		if c.Significant {
+			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)
+			if f.floor > 0 {
+				if math.Abs(c.Ratio-1) > f.floor {
+					text += fmt.Sprintf(", beyond the A/A floor of this run (about %s)", FormatPct(f.floor))
+				} else {
+					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): identical code read as far apart", FormatPct(f.floor))
+				}
+			}
+		} else {
+			text = fmt.Sprintf("the live variants %s and %s show no difference this run can resolve (%s)", c.A, c.B, measured)
+			if f.floor > 0 {
+				text += fmt.Sprintf("; the A/A floor of this run is about %s", FormatPct(f.floor))
+			}
+		}
+		out = append(out, one(TopicComparison, KindComparison, "", text)...)
+	}
+	return out
+}
+
+// perElementText is the time and cycles per element of a median; "" when
+// the work per pass is not known.
+func perElementText(f *facts, m float64) (text string, cycles float64) {
+	e := f.r.Protocol.Elements
+	if e == nil || *e <= 0 {
+		return "", math.NaN()
+	}
+	per := m / float64(*e)
+	text = sig(per) + " ns per element"
+	if f.mhz <= 0 {
+		return text, math.NaN()
+	}
+	label := "measured"
+	if f.estimated {
+		label = "estimated"
+	}
+	cycles = per * f.mhz / 1000
+	return text + fmt.Sprintf(", %s cycles per element at the %s %.0f MHz", sig(cycles), label, f.mhz), cycles
+}
+
+func plausibilitySentences(f *facts) []Sentence {
+	var out []Sentence
+	clock := f.r.Conditions.Clock
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		m, ok := median(v.Series.Interleaved)
+		if !ok {
+			continue
+		}
+		var why []string
+		if clock.ResolutionNS > 0 && v.Series.Interleaved.Summary.Min < clock.ResolutionNS && v.Batch == 1 {
+			why = append(why, fmt.Sprintf("its fastest pass, %s, is below the clock's smallest step (%s)",
+				FormatNS(v.Series.Interleaved.Summary.Min), FormatNS(clock.ResolutionNS)))
+		}
+		if clock.ReadCostNS > 0 && m <= ClockReads*clock.ReadCostNS && v.Batch == 1 {
+			why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", FormatNS(m), ClockReads, FormatNS(clock.ReadCostNS)))
+		}
+		per, cycles := perElementText(f, m)
+		if cycles < 1 {
+			why = append(why, per+": less than one cycle per element is possible only if the loop is vectorised (check the assembly) or the work was removed")
+		}
+		if len(why) > 0 {
+			out = append(out, one(TopicPlausibility, KindImplausible, v.Name, v.Name+" is faster than this machine allows for the work: "+strings.Join(why, "; "))...)
+		} else if per != "" {
+			out = append(out, one(TopicPlausibility, "", v.Name, v.Name+": "+per)...)
+		}
+	}
+	if f.r.Protocol.Elements == nil && f.ref != nil {
+		if m, ok := median(f.ref.Series.Interleaved); ok {
+			out = append(out, one(TopicPlausibility, "", f.ref.Name, fmt.Sprintf("%s takes %s per pass; give elements= (the work per pass) to see the time and cycles per element and whether that is possible on this machine", f.ref.Name, FormatNS(m)))...)
+		}
+	}
+	return out
+}
+
+func firstTouchSentences(f *facts) []Sentence {
+	var out []Sentence
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		c := v.Series.Cold
+		warm, ok := median(v.Series.InProcess)
+		if !ok {
+			warm, ok = median(v.Series.Fresh)
+		}
+		if c == nil || c.Summary.N == 0 || !ok || warm <= 0 || !live(v) {
+			continue
+		}
+		faults := c.MedianMinFlt()
+		text := fmt.Sprintf("the cold pass of %s, the first each process makes over freshly mapped memory, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
+			v.Name, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
+		if c.WarmMinFltPerPass != nil {
+			text += sig(*c.WarmMinFltPerPass) + " per warm pass"
+		} else {
+			text += "none measured for warm passes"
+		}
+		if faults > 0 && c.Summary.Median > warm {
+			text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", FormatNS((c.Summary.Median-warm)/faults))
+		}
+		if c.InProcessColdNS != nil {
+			x := *c.InProcessColdNS
+			text += fmt.Sprintf(". The in-process run has one number for it, %s: %s of the cold median and %s of the cold minimum; the fresh processes spread from %s to %s (cv %s, max/min %s), and one number cannot say where in that span it fell",
+				FormatNS(x), FormatRatio(x/c.Summary.Median), FormatRatio(x/c.Summary.Min), FormatNS(c.Summary.Min), FormatNS(c.Summary.Max),
+				cvText(c.Summary.CVPct), maxOverMin(c.Summary))
+		}
+		out = append(out, one(TopicFirstTouch, KindFirstTouch, v.Name, text)...)
+	}
+	return out
+}
+
+// resolutionSentences say what one run per side can and cannot resolve:
+// the pair shares of single passes of the reference variant, and the A/A
+// floor for medians.
+func resolutionSentences(f *facts) []Sentence {
+	if f.ref == nil {
+		return nil
+	}
+	var out []Sentence
+	for _, name := range []string{"in_process", "fresh", "interleaved"} {
+		s := f.ref.Get(name)
+		if s == nil || s.Summary.N < 2 {
+			continue
+		}
+		sum := s.Summary
+		text := fmt.Sprintf("in the %s series of %s, %s of the %d pairs of single passes differ by more than 2%%, %s by more than 5%% and %s by more than 10%%; %s of pairs differ by at most %s, so one run per side cannot resolve a smaller difference",
+			seriesLabel(name), f.ref.Name, FormatPct(sum.PairsOver2Pct), sum.N*(sum.N-1)/2, FormatPct(sum.PairsOver5Pct), FormatPct(sum.PairsOver10Pct),
+			FormatPct(PairQuantile), FormatPct(PairDifference(s.SamplesNS, PairQuantile)))
+		out = append(out, one(TopicResolution, KindResolution, f.ref.Name, text)...)
+	}
+	if aa := f.r.AA; f.floor > 0 {
+		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so a ratio of medians closer to 1 than about %s cannot be told from no difference in this run, whatever the code",
+			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh), FormatPct(f.floor))
+		out = append(out, one(TopicResolution, KindResolution, aa.Variant, text)...)
+	}
+	return out
+}
+
+func gapsSentences(f *facts) []Sentence {
+	ref := ""
+	if f.ref != nil {
+		ref = f.ref.Name
+	}
+	return one(TopicGaps, KindGaps, "", GapsText(f.r, ref))
+}
+
+// GapsText says how often the thread did not run while the harness read the
+// clock back to back, and how many such gaps a pass of the reference
+// variant meets on average; "" when the run did not measure it.
+func GapsText(r *Result, ref string) string {
+	c := r.Conditions.Clock
+	if c.GapWindowNS <= 0 {
+		return ""
+	}
+	perSec := float64(c.GapCount) / (c.GapWindowNS / 1e9)
+	text := fmt.Sprintf("reading the clock back to back for %s, the harness saw %d gaps longer than %s (%.0f per second) in which the thread did not run, %s of the time",
+		FormatNS(c.GapWindowNS), c.GapCount, FormatNS(c.GapThresholdNS), perSec, FormatPct(c.GapTotalNS/c.GapWindowNS))
+	if c.GapCount > 0 {
+		text += fmt.Sprintf(", the longest %s", FormatNS(c.GapMaxNS))
+	}
+	if v := r.Variant(ref); v != nil && c.GapCount > 0 {
+		if pass, ok := median(v.Series.Interleaved); ok && pass > 0 {
+			text += fmt.Sprintf("; a pass of %s (%s's median) meets %.2g of them on average, each adding %s on average, and one that meets the longest is slower by %s of the median for a reason that is not the code",
+				FormatNS(pass), ref, perSec*pass/1e9, FormatNS(c.GapTotalNS/float64(c.GapCount)), FormatPct(c.GapMaxNS/pass))
+		}
+	}
+	return text
+}
+
+func spreadSentences(f *facts) []Sentence {
+	var out []Sentence
+	worst, worstName := -1.0, ""
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		if !live(v) {
+			continue
+		}
+		for _, name := range []string{"interleaved", "in_process", "fresh"} {
+			s := v.Get(name)
+			if s == nil || s.Summary.N == 0 {
+				continue
+			}
+			if s.Summary.CVPct > worst {
+				worst, worstName = s.Summary.CVPct, v.Name+" "+seriesLabel(name)
+			}
+			if s.Summary.CVPct > SpreadLimit {
+				out = append(out, one(TopicSpread, KindSpread, v.Name, fmt.Sprintf("%s, %s series: cv %s (above %g%%), max/min %s: this series is too noisy to compare variants with",
+					v.Name, seriesLabel(name), cvText(s.Summary.CVPct), SpreadLimit, maxOverMin(s.Summary)))...)
+			}
+		}
+	}
+	switch {
+	case worstName == "":
+	case len(out) == 0:
+		out = one(TopicSpread, "", "", fmt.Sprintf("every series of a live variant has a cv of at most %s (%s), under the %g%% limit: the repetitions agree well enough to compare variants",
+			cvText(worst), worstName, SpreadLimit))
+	default:
+		out = append(out, one(TopicSpread, "", "", "rerun when the machine is quieter, pinned, or with more passes")...)
+	}
+	return out
+}
+
+func batchSentences(f *facts) []Sentence {
+	var out []Sentence
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		if v.Batch <= 1 {
+			continue
+		}
+		out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes: one pass is shorter than %d clock reads (%s each), "+
+			"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
+			"which hides the single slow pass that per-pass timing would show", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch))...)
+	}
+	return out
+}
+
+func loadSentences(f *facts) []Sentence {
+	r := f.r
+	b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]
+	text := fmt.Sprintf("the 1-minute load average was %.2f before the run and %.2f after it", b, a)
+	if n := r.Conditions.Machine.LogicalCPUs; n > 0 {
+		text += fmt.Sprintf(", on %d CPUs", n)
+	}
+	kind := KindLoad
+	switch {
+	case r.Protocol.Load > 0:
+		text += "; the run itself started " + plural(r.Protocol.Load, "busy thread")
+		if len(r.Protocol.LoadCPUs) > 0 {
+			text += " on CPU " + intsText(r.Protocol.LoadCPUs)
+		}
+		text += " for its whole duration, on purpose: the spreads include that load"
+	case f.loaded:
+		text += fmt.Sprintf(". Above %g, other work shares the machine, and a run measures that work as well as the code: the spreads include it; compare against a run at a load below %g", LoadLimit, LoadLimit)
+	default:
+		kind = ""
+		text += fmt.Sprintf(". Below %g, little else ran, so the spreads are the code and the machine", LoadLimit)
+	}
+	out := one(TopicLoad, kind, "", text)
+	d := r.Conditions.During
+	if d == nil {
+		return out
+	}
+	var parts []string
+	for i, p := range d.BusyPct {
+		parts = append(parts, fmt.Sprintf("CPU %d was %.0f%% busy", i, p))
+	}
+	var procs []string
+	for _, p := range f.busy {
+		procs = append(procs, fmt.Sprintf("%s (pid %d, %.0f%% of a CPU, last on CPU %d)", p.Command, p.PID, p.BusyPct, p.CPU))
+	}
+	if len(parts) == 0 && len(procs) == 0 {
+		return out
+	}
+	text = fmt.Sprintf("during the %.1f s of the run", d.Seconds)
+	if len(parts) > 0 {
+		text += ", " + strings.Join(parts, ", ")
+	}
+	kind = ""
+	if len(procs) > 0 {
+		kind = KindLoad
+		text += fmt.Sprintf("; besides the benchmark, the processes that used %g%% of a CPU or more: %s", BusyProcessPct, strings.Join(procs, ", "))
+	}
+	return append(out, one(TopicLoad, kind, "", text)...)
+}
+
+func intsText(x []int) string {
+	parts := make([]string, len(x))
+	for i, v := range x {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func checksumSentences(f *facts) []Sentence {
+	var out []Sentence
+	for i := range f.r.Variants {
+		v := &f.r.Variants[i]
+		c := v.Checksum
+		if c == nil {
+			continue
+		}
+		want := c.Want * float64(c.Passes)
+		var text string
+		if c.OK {
+			text = fmt.Sprintf("checksum %s over %d passes, expected %s (%s per pass): ok", g(c.Got), c.Passes, g(want), g(c.Want))
+		} else {
+			text = fmt.Sprintf("checksum MISMATCH: got %s over %d passes, expected %s (%s per pass): the variant does not compute what it claims",
+				g(c.Got), c.Passes, g(want), g(c.Want))
+		}
+		out = append(out, one(TopicChecksum, KindChecksum, v.Name, text)...)
+	}
+	return out
+}
+
+func g(x float64) string { return strings.TrimSuffix(fmt.Sprintf("%.10g", x), ".0") }

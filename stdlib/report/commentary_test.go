@@ -1,0 +1,277 @@
+package report
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/stdlib/machine"
+)
+
+// twoLoops is a kernel whose live variants are two ways of doing the work,
+// naive and unrolled, not two ways of consuming a result.
+func twoLoops(seed uint64, naiveNS, unrolledNS float64, extra ...benchtest.VariantSpec) *bench.Result {
+	vs := append([]benchtest.VariantSpec{
+		{Name: "naive", MedianNS: naiveNS, Spread: 0.01},
+		{Name: "unrolled", MedianNS: unrolledNS, Spread: 0.01},
+	}, extra...)
+	return benchtest.Synthetic(benchtest.Spec{Seed: seed, LoadAvg: [2]float64{0.2, 0.3}, FreqMHz: 2900, ReadNS: 21,
+		Elements: 1 << 20, Gaps: 10, Variants: vs})
+}
+
+// refresh recomputes the findings after a test changed the result.
+func refresh(r *bench.Result) *bench.Result {
+	r.Findings = bench.Findings(r)
+	return r
+}
+
+// everything is a result with every topic: partial, a prediction, a dead
+// variant, batches, load on purpose and busy processes during the run.
+func everything() *bench.Result {
+	r := twoLoops(11, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true})
+	r.Partial, r.Error = true, "interrupted by the user"
+	r.Variants[1].Batch = 4
+	held, obs := true, 1.92
+	r.Prediction = &bench.Prediction{Text: "naive/unrolled>1.5", A: "naive", B: "unrolled", Op: ">", Value: 1.5, Observed: &obs, Held: &held}
+	r.Protocol.Load, r.Protocol.LoadCPUs = 1, []int{1}
+	r.Conditions.During = &machine.During{Seconds: 12.5, BusyPct: []float64{97, 100},
+		Busiest: []machine.ProcUse{{PID: 42, Command: "stress", CPU: 1, BusyPct: 99}, {PID: 7, Command: "sshd", CPU: 0, BusyPct: 0.5}}}
+	return refresh(r)
+}
+
+func results() map[string]*bench.Result {
+	return map[string]*bench.Result{
+		"seed 000 shape":             benchtest.Seed000(1),
+		"loaded, nothing dead":       loadedNoDead(),
+		"naive and unrolled":         twoLoops(1, 1e6, 5.2e5),
+		"naive and unrolled agree":   twoLoops(2, 5e5, 5.002e5),
+		"naive, unrolled and a dead": twoLoops(3, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true}),
+		"every topic":                everything(),
+	}
+}
+
+// allText is the commentary and every finding, for word searches.
+func allText(r *bench.Result) string {
+	var b strings.Builder
+	b.WriteString(Commentary(r))
+	for _, f := range r.Findings {
+		b.WriteString("\n" + f.Text)
+	}
+	return b.String()
+}
+
+// (a) No sentence assumes what the variants are for: a kernel whose
+// variants are naive and unrolled never reads as one about consuming a
+// result, unless a variant does carry a checksum.
+func TestNoSentenceAssumesVariantRoles(t *testing.T) {
+	withChecksum := twoLoops(4, 1e6, 5.2e5)
+	withChecksum.Variants[1].Checksum = &bench.Checksum{Got: 60, Want: 1, Passes: 60, OK: true}
+	refresh(withChecksum)
+	cases := []struct {
+		name     string
+		r        *bench.Result
+		checksum bool
+	}{
+		{"significant", twoLoops(1, 1e6, 5.2e5), false},
+		{"no difference", twoLoops(2, 5e5, 5.002e5), false},
+		{"beside a dead variant", twoLoops(3, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true}), false},
+		{"every topic", everything(), false},
+		{"unrolled carries a checksum", withChecksum, true},
+	}
+	words := regexp.MustCompile(`(?i)consum|sink|checksum`)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			found := words.FindAllString(allText(c.r), -1)
+			if !c.checksum && len(found) > 0 {
+				t.Errorf("the prose speaks of %q for variants named naive and unrolled:\n%s", found, allText(c.r))
+			}
+			if c.checksum && !strings.Contains(allText(c.r), "checksum 60 over 60 passes") {
+				t.Errorf("the checksum the variant carries is not reported:\n%s", allText(c.r))
+			}
+		})
+	}
+}
+
+// (b) One sentence, one source: every finding the commentary covers is in
+// it word for word, and every number of the commentary comes from a
+// sentence (headings and lead-ins carry none).
+func TestCommentaryIsTheSentences(t *testing.T) {
+	digit := regexp.MustCompile(`[0-9]`)
+	for name, r := range results() {
+		t.Run(name, func(t *testing.T) {
+			c := Commentary(r)
+			for _, f := range r.Findings {
+				if f.Kind == bench.KindChecksum {
+					continue // shown by Result, not in the commentary
+				}
+				if !strings.Contains(c, f.Text[1:]) {
+					t.Errorf("the %s finding is not in the commentary as written:\n%s\n---\n%s", f.Kind, f.Text, c)
+				}
+			}
+			rest := c
+			names := map[string]bool{}
+			for _, v := range r.Variants {
+				names[v.Name] = true
+			}
+			for _, s := range bench.Sentences(r) {
+				rest = strings.Replace(rest, sentence(s.Text, names), "", 1)
+			}
+			if d := digit.FindString(rest); d != "" {
+				t.Errorf("the commentary has a number no sentence wrote:\n%s", rest)
+			}
+		})
+	}
+}
+
+// (b) The resolution figure is written once: the same string in the
+// finding and in the commentary, from PairDifference at PairQuantile.
+func TestResolutionFigureIsOne(t *testing.T) {
+	for name, r := range results() {
+		t.Run(name, func(t *testing.T) {
+			ref := r.Variant(r.AA.Variant)
+			fig := bench.FormatPct(bench.PairDifference(ref.Series.Interleaved.SamplesNS, bench.PairQuantile))
+			want := fmt.Sprintf("in the interleaved series of %s, ", ref.Name)
+			var text string
+			for _, f := range r.Findings {
+				if f.Kind == bench.KindResolution && strings.HasPrefix(f.Text, want) {
+					text = f.Text
+				}
+			}
+			phrase := "differ by at most " + fig + ","
+			if !strings.Contains(text, phrase) || !strings.Contains(Commentary(r), phrase) {
+				t.Errorf("resolution figure %s: finding %q; commentary:\n%s", fig, text, Commentary(r))
+			}
+		})
+	}
+}
+
+// (c) One busy-process threshold: a process is named in the findings and
+// in the commentary, or in neither, and only from BusyProcessPct up.
+func TestBusyProcessThreshold(t *testing.T) {
+	cases := []struct {
+		name string
+		pct  float64
+		load float64
+	}{
+		{"3% of a CPU on a quiet machine", 3, 0.2},
+		{"3% of a CPU on a loaded machine", 3, 2.5},
+		{"just below the threshold", bench.BusyProcessPct - 0.1, 2.5},
+		{"at the threshold", bench.BusyProcessPct, 0.2},
+		{"busy, on a quiet machine", 40, 0.2},
+		{"busy, on a loaded machine", 40, 2.5},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := twoLoops(5, 1e6, 5.2e5)
+			r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0] = c.load, c.load
+			r.Conditions.During = &machine.During{Seconds: 10, BusyPct: []float64{100, 12},
+				Busiest: []machine.ProcUse{{PID: 4242, Command: "indexer", CPU: 1, BusyPct: c.pct}}}
+			refresh(r)
+			inFindings := false
+			for _, f := range r.Findings {
+				inFindings = inFindings || strings.Contains(f.Text, "indexer")
+			}
+			inCommentary := strings.Contains(Commentary(r), "indexer")
+			want := c.pct >= bench.BusyProcessPct
+			if inFindings != want || inCommentary != want {
+				t.Errorf("process at %g%% (threshold %g%%): in findings %v, in commentary %v, want %v",
+					c.pct, bench.BusyProcessPct, inFindings, inCommentary, want)
+			}
+		})
+	}
+}
+
+// (d) The comparison's significant field, and nothing else, decides between
+// "differ" and "no difference": flipping it on the same numbers flips the
+// wording, and the measured ratio and interval are written either way.
+func TestSignificanceWording(t *testing.T) {
+	cases := []struct {
+		name        string
+		significant bool
+		want, not   string
+	}{
+		{"significant", true, "the live variants naive and unrolled differ: ", "no difference"},
+		{"not significant", false, "the live variants naive and unrolled show no difference this run can resolve (", "differ:"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := twoLoops(6, 1e6, 5.2e5)
+			r.Comparisons[0].Significant = c.significant
+			refresh(r)
+			var text string
+			for _, s := range bench.Sentences(r) {
+				if s.Topic == bench.TopicComparison {
+					text = s.Text
+				}
+			}
+			cmp := r.Comparisons[0]
+			measured := fmt.Sprintf("%s/%s = %s, 95%% interval [%s, %s]", cmp.A, cmp.B, bench.FormatRatio(cmp.Ratio), bench.FormatRatio(cmp.CILow), bench.FormatRatio(cmp.CIHigh))
+			if !strings.HasPrefix(text, c.want) || strings.Contains(text, c.not) || !strings.Contains(text, measured) {
+				t.Errorf("comparison sentence %q: want it to start %q, lack %q, and hold %q", text, c.want, c.not, measured)
+			}
+			if !strings.Contains(Commentary(r), text[1:]) {
+				t.Errorf("the comparison sentence is not in the commentary")
+			}
+		})
+	}
+}
+
+// A comparison with a dead variant is the dead-code sentence's business,
+// not a comparison between live variants.
+func TestOnlyLiveVariantsAreCompared(t *testing.T) {
+	r := twoLoops(3, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true})
+	n := 0
+	for _, f := range r.Findings {
+		if f.Kind == bench.KindComparison {
+			n++
+			if strings.Contains(f.Text, "empty") {
+				t.Errorf("a dead variant compared as live: %s", f.Text)
+			}
+		}
+		if f.Kind == bench.KindDeadCode && !strings.HasPrefix(f.Text, "empty is dead: its timed region holds no work (") {
+			t.Errorf("dead-code finding: %s", f.Text)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d comparisons between live variants, want 1: %+v", n, r.Findings)
+	}
+}
+
+// Every topic the generator writes has a paragraph, except the checksums
+// that Result shows.
+func TestEveryTopicHasAParagraph(t *testing.T) {
+	have := map[string]bool{}
+	for _, p := range paragraphs {
+		have[p.topic] = true
+	}
+	for _, topic := range bench.Topics {
+		if !have[topic] && topic != bench.TopicChecksum {
+			t.Errorf("topic %s has no paragraph", topic)
+		}
+	}
+	c := Commentary(everything())
+	for _, p := range paragraphs {
+		if !strings.Contains(c, "**"+p.heading+"**") {
+			t.Errorf("a result with every topic lacks the paragraph %q:\n%s", p.heading, c)
+		}
+	}
+}
+
+// A sentence that starts with a variant name keeps the name as spelled.
+func TestSentenceKeepsVariantNames(t *testing.T) {
+	names := map[string]bool{"naive": true}
+	cases := []struct{ in, want string }{
+		{"naive is dead", "naive is dead."},
+		{"naive: 1 ns per element", "naive: 1 ns per element."},
+		{"the run", "The run."},
+		{"naively", "Naively."},
+	}
+	for _, c := range cases {
+		if got := sentence(c.in, names); got != c.want {
+			t.Errorf("sentence(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
