@@ -53,7 +53,7 @@ func TestCompareWithItself(t *testing.T) {
 func TestComparePairsByKernelAndOrder(t *testing.T) {
 	published := resultNotebook(t, withAsm(benchtest.Seed000(1)), other(2), withAsm(benchtest.Seed000(3)))
 	rerunSeed := withAsm(benchtest.Seed000(4))
-	rerunSeed.Variants[1].Asm += "\n  40100c:\tnop"
+	rerunSeed.Variants[1].Asm += "\n  40100c:\tadd    $0x1,%eax"
 	rerun := resultNotebook(t, other(5), rerunSeed, other(6))
 	var out bytes.Buffer
 	if err := Compare(published, rerun, &out); err != nil {

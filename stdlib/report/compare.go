@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"regexp"
 	"strings"
 
-	"github.com/pmezard/go-difflib/difflib"
-
+	"github.com/benchbook/benchbook/stdlib/asm"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/stats"
@@ -101,52 +99,9 @@ func alpha(p bench.Protocol) float64 {
 	return 0.05
 }
 
-var (
-	gnuAddrRE = regexp.MustCompile(`^\s*(?:\S+:\d+\s+)?[0-9a-f]+:\s*`)
-	targetRE  = regexp.MustCompile(`\b(?:0x)?[0-9a-f]{3,}\s+<`)
-	goAddrRE  = regexp.MustCompile(`0x[0-9a-f]+`)
-	ripRE     = regexp.MustCompile(`[-]?0x[0-9a-f]+\(%rip\)`)
-)
-
-// normalizeAsm drops what moves when nothing changed: addresses, branch
-// target addresses and rip-relative offsets, keeping mnemonics, operands
-// and symbol names.
-func normalizeAsm(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		l = gnuAddrRE.ReplaceAllString(l, "")
-		l = targetRE.ReplaceAllString(l, "<")
-		l = ripRE.ReplaceAllString(l, "(%rip)")
-		l = goAddrRE.ReplaceAllString(l, "ADDR")
-		l = strings.TrimSpace(l)
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// asmDiff is a unified diff of two listings after normalizeAsm, and the
-// number of lines that differ.
-func asmDiff(before, after string) (string, int) {
-	a, b := normalizeAsm(before), normalizeAsm(after)
-	text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: withNL(a), B: withNL(b), FromFile: "before", ToFile: "after", Context: 1})
-	changed := 0
-	for _, l := range strings.Split(text, "\n") {
-		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			changed++
-		}
-	}
-	return text, changed
-}
-
-func withNL(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = l + "\n"
-	}
-	return out
-}
+// asmDiff is asm.Diff: the unified diff of two listings with only what
+// moves when nothing changed left out, and the number of lines that differ.
+func asmDiff(before, after string) (string, int) { return asm.Diff(before, after) }
 
 func conditionPairs(b, a *bench.Result) [][3]string {
 	mb, ma := b.Conditions.Machine, a.Conditions.Machine
