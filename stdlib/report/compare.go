@@ -118,6 +118,31 @@ func machineLine(m machine.Description) string {
 	return s
 }
 
+// machineDiff names what differs between two machines, before vs after.
+func machineDiff(b, a machine.Description) string {
+	var parts []string
+	if b.CPUModel != a.CPUModel {
+		parts = append(parts, fmt.Sprintf("%s vs %s", orUnknown(b.CPUModel), orUnknown(a.CPUModel)))
+	}
+	if b.PhysicalCores != a.PhysicalCores {
+		parts = append(parts, fmt.Sprintf("%d vs %d cores", b.PhysicalCores, a.PhysicalCores))
+	}
+	if b.LogicalCPUs != a.LogicalCPUs {
+		parts = append(parts, fmt.Sprintf("%d vs %d logical CPUs", b.LogicalCPUs, a.LogicalCPUs))
+	}
+	if b.Kernel != a.Kernel {
+		parts = append(parts, fmt.Sprintf("OS kernel %s vs %s", orUnknown(b.Kernel), orUnknown(a.Kernel)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
 // runFloor is the least change across two runs that means anything: the
 // widest A/A interval of either run (how far this code moves against itself
 // within one run), and never less than RunToRunDrift.
@@ -214,7 +239,8 @@ func (d Diff) changes(b, a *bench.Result) []string {
 	if d.MachineSame {
 		out = append(out, fmt.Sprintf("Same machine: %s.", d.MachineAfter))
 	} else {
-		out = append(out, fmt.Sprintf("The machine differs: %s vs %s; ratios across machines compare hardware, not code.", d.MachineBefore, d.MachineAfter))
+		out = append(out, fmt.Sprintf("The machine differs: %s; ratios across machines compare hardware, not code.",
+			machineDiff(b.Conditions.Machine, a.Conditions.Machine)))
 	}
 	if d.CompilerSame {
 		out = append(out, fmt.Sprintf("Same compiler: %s.", orNone(d.CompilerAfter)))
@@ -282,16 +308,20 @@ func orNone(s string) string {
 func (d Diff) verdict(b, a *bench.Result) string {
 	var beyond, within []string
 	for _, v := range d.Variants {
+		var over []string
 		for _, s := range v.Series {
 			if s.Meaningless != "" || s.Err != "" {
 				continue
 			}
-			item := fmt.Sprintf("%s / %s %+.1f%%", v.Variant, strings.ReplaceAll(s.Series, "_", "-"), (s.Ratio-1)*100)
+			change := fmt.Sprintf("%+.1f%%", (s.Ratio-1)*100)
 			if s.Beyond {
-				beyond = append(beyond, item)
+				over = append(over, strings.ReplaceAll(s.Series, "_", "-")+" "+change)
 			} else if s.Series == "interleaved" {
-				within = append(within, fmt.Sprintf("%s %+.1f%%", v.Variant, (s.Ratio-1)*100))
+				within = append(within, v.Variant+" "+change)
 			}
+		}
+		if len(over) > 0 {
+			beyond = append(beyond, fmt.Sprintf("%s (%s)", v.Variant, strings.Join(over, ", ")))
 		}
 	}
 	var out string
@@ -323,10 +353,42 @@ func (d Diff) Text() string {
 			c = d.Kernel + ": " + strings.ToLower(c[:1]) + c[1:]
 		}
 		b.WriteString(wrap(c, TextWidth, "  "))
+		if strings.HasPrefix(c, "Assembly per variant") {
+			b.WriteString(d.asmDiffText())
+		}
 	}
 	b.WriteString(wrap(d.Verdict, TextWidth, "  "))
 	b.WriteString("\n" + fit(d.seriesTable(), TextWidth))
 	b.WriteString("\n" + fit(d.conditionTable(), TextWidth))
+	return b.String()
+}
+
+// asmDiffLines is how many lines of each variant's assembly diff Text shows.
+const asmDiffLines = 24
+
+// asmDiffText is the normalised assembly diff of each variant that changed,
+// indented, without its file headers, at most asmDiffLines lines each.
+func (d Diff) asmDiffText() string {
+	var b strings.Builder
+	for _, v := range d.Variants {
+		if v.AsmSame || v.OnlyIn != "" {
+			continue
+		}
+		b.WriteString("  " + v.Variant + ":\n")
+		var lines []string
+		for _, l := range strings.Split(strings.TrimRight(v.AsmDiff, "\n"), "\n") {
+			if !strings.HasPrefix(l, "--- ") && !strings.HasPrefix(l, "+++ ") {
+				lines = append(lines, l)
+			}
+		}
+		for i, l := range lines {
+			if i == asmDiffLines {
+				fmt.Fprintf(&b, "    ... %d more lines\n", len(lines)-i)
+				break
+			}
+			b.WriteString(wrap("    "+l, TextWidth, "        "))
+		}
+	}
 	return b.String()
 }
 
