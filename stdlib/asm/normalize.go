@@ -107,6 +107,7 @@ var (
 	ripIntelRE    = regexp.MustCompile(`\[rip\s*[-+]\s*0x[0-9a-f]+\]`)
 	commentAddrRE = regexp.MustCompile(`^#\s*(?:0x)?[0-9a-f]+\s*(<[^>]*>)?`)
 	bareAddrRE    = regexp.MustCompile(`(^|[ ,])-?0x[0-9a-f]+(,|$)`)
+	symAddrRE     = regexp.MustCompile(`(^|[ ,])[0-9a-f]+ <([^>]+)>`)
 	symOffsetRE   = regexp.MustCompile(`\+0x[0-9a-f]+$`)
 )
 
@@ -181,6 +182,7 @@ func normalizeInst(inst string, pos int, index map[uint64]int) string {
 	} else {
 		ops = ripATTRE.ReplaceAllString(ops, "(%rip)")
 		ops = ripIntelRE.ReplaceAllString(ops, "[rip]")
+		ops = symAddrRE.ReplaceAllString(ops, "${1}<${2}>") // arm64: adrp x0, 11000 <a+0x8>
 		for bareAddrRE.MatchString(ops) {
 			ops = bareAddrRE.ReplaceAllString(ops, "${1}ADDR${2}")
 		}

@@ -108,6 +108,8 @@ func TestNormalize(t *testing.T) {
 		{"jump into another function", "  1c1c:\tjmp    23e0 <bench_register_+0x10>", "jmp <bench_register_>"},
 		{"non-PIE absolute address", "  401000:\tmov    0x404028,%eax", "mov ADDR,%eax"},
 		{"immediate kept", "  401000:\tmov    $0x404028,%eax", "mov $0x404028,%eax"},
+		{"arm64 page address", "  7a4:\tadrp\tx0, 11000 <a+0x8>", "adrp x0, <a+0x8>"},
+		{"arm64 branch in another function", "  7a8:\tb.ne\t7f0 <f+0x40>", "b.ne <f>"},
 		{"Go absolute branch outside", "  main.go:3\t\t0x47a745\t\teb21\t\tJBE 0x47a800\t", "JBE ADDR"},
 	} {
 		if got := Normalize(tc.in); len(got) != 1 || got[0] != tc.want {
