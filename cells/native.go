@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/harness"
@@ -58,24 +59,70 @@ func buildErrorName(stage string) string {
 	return "BuildError"
 }
 
+// whatChanged says what differs between two builds of a kernel, from the
+// inputs their cache keys are hashes of; each clause is true of the two
+// builds, and "unchanged (cached)" when nothing that reaches the binary did.
 func whatChanged(prev, k *harness.Kernel) string {
 	var what []string
+	pin, in := prev.Inputs, k.Inputs
 	if prev.SourceSHA256 != k.SourceSHA256 {
 		what = append(what, "source changed")
+	} else if pin != nil && in != nil && pin["line"] != in["line"] {
+		what = append(what, fmt.Sprintf("the code starts on cell line %s, not %s (#line puts it in the binary)", in["line"], pin["line"]))
 	}
 	if fmt.Sprint(prev.Flags) != fmt.Sprint(k.Flags) {
 		what = append(what, fmt.Sprintf("flags %v -> %v", prev.Flags, k.Flags))
 	}
 	if prev.Compiler != k.Compiler {
-		what = append(what, "compiler changed")
+		what = append(what, fmt.Sprintf("compiler %s -> %s", prev.Compiler, k.Compiler))
+	} else if prev.CompilerPath != k.CompilerPath {
+		what = append(what, fmt.Sprintf("compiler %s -> %s", prev.CompilerPath, k.CompilerPath))
 	}
 	if prev.Lang != k.Lang {
-		what = append(what, "language changed")
+		what = append(what, fmt.Sprintf("language %s -> %s", prev.Lang, k.Lang))
+	}
+	var env []string
+	for _, name := range sortStrings(envNames(pin, in)) {
+		b, hadB := pin[name]
+		a, hasA := in[name]
+		switch {
+		case hadB && hasA && a != b:
+			env = append(env, fmt.Sprintf("%s=%s (was %s)", name[len("env "):], a, b))
+		case hadB != hasA && hasA:
+			env = append(env, fmt.Sprintf("%s=%s (was unset)", name[len("env "):], a))
+		case hadB != hasA:
+			env = append(env, fmt.Sprintf("%s unset (was %s)", name[len("env "):], b))
+		}
+	}
+	if len(env) > 0 {
+		what = append(what, "environment changed: "+strings.Join(env, ", "))
+	}
+	if pin != nil && in != nil && pin["harness"] != in["harness"] {
+		what = append(what, "the harness changed (benchbook was rebuilt)")
 	}
 	if len(what) == 0 {
-		what = append(what, "harness changed")
+		if prev.Key == k.Key {
+			return "unchanged (cached)"
+		}
+		// Kernels built before their inputs were recorded.
+		return fmt.Sprintf("the build inputs differ: cache key %s -> %s", prev.Key, k.Key)
 	}
 	return joinAnd(what)
+}
+
+// envNames are the environment inputs of either build.
+func envNames(a, b map[string]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range []map[string]string{a, b} {
+		for name := range m {
+			if strings.HasPrefix(name, "env ") && !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	return out
 }
 
 func joinAnd(parts []string) string {

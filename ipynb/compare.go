@@ -18,10 +18,13 @@ type located struct {
 // Compare sets the results of a rerun beside those of the published notebook.
 // Results pair by kernel name and order of appearance: the second result of
 // kernel "seed" in published with the second of "seed" in rerun. For each
-// pair it writes a heading and report.Compare(published, rerun).Text(): per
-// variant the assembly identical or how it differs, the median of each series
-// before and after with their ratio, and the conditions side by side; then it
-// names the results present on one side only. A result that cannot be read,
+// pair it writes a heading and report.Compare(published, rerun).Text(): first
+// what differs between the two runs (machine, compiler, flags, source, the
+// assembly of each variant, protocol, load and clock), then the ratio of the
+// medians of each series judged against the run-to-run floor (two notebooks
+// are two runs: nothing is called significant), and the conditions side by
+// side, in lines of at most 100 runes; then it names the results present on
+// one side only. A result that cannot be read,
 // or two notebooks without a single result between them, is an error.
 func Compare(published, rerun *Notebook, w io.Writer) error {
 	pubs, err := decodeAll(published, "published")

@@ -31,7 +31,8 @@ func TestCompareWithItself(t *testing.T) {
 	}
 	text := out.String()
 	for _, s := range []string{"== seed: published cell 1 output 1, rerun cell 1 output 1\n",
-		"assembly of all 3 variants is identical", "sink: assembly identical"} {
+		"seed: same machine: Synthetic CPU", "The assembly of all 3 variants is identical.",
+		"every median is within the run-to-run floor of 10.0%"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("comparison does not say %q:\n%s", s, text)
 		}
@@ -53,7 +54,7 @@ func TestCompareWithItself(t *testing.T) {
 func TestComparePairsByKernelAndOrder(t *testing.T) {
 	published := resultNotebook(t, withAsm(benchtest.Seed000(1)), other(2), withAsm(benchtest.Seed000(3)))
 	rerunSeed := withAsm(benchtest.Seed000(4))
-	rerunSeed.Variants[1].Asm += "\n  40100c:\tnop"
+	rerunSeed.Variants[1].Asm += "\n  40100c:\tadd    $0x1,%eax"
 	rerun := resultNotebook(t, other(5), rerunSeed, other(6))
 	var out bytes.Buffer
 	if err := Compare(published, rerun, &out); err != nil {
@@ -63,7 +64,7 @@ func TestComparePairsByKernelAndOrder(t *testing.T) {
 	for _, s := range []string{
 		"== seed: published cell 1 output 1, rerun cell 2 output 1\n",
 		"== other: published cell 2 output 1, rerun cell 1 output 1\n",
-		"sink: assembly differs in 1 lines",
+		"Assembly per variant: discarded identical; sink 1 line differs; checksum identical.",
 		"seed (published cell 3 output 1): only in the published notebook\n",
 		"other (rerun cell 3 output 1): only in the rerun\n",
 	} {
@@ -82,5 +83,33 @@ func TestCompareWithoutResults(t *testing.T) {
 	if err := Compare(resultNotebook(t, benchtest.Seed000(1)), empty, &out); err != nil ||
 		!strings.Contains(out.String(), "seed (published cell 1 output 1): only in the published notebook") {
 		t.Errorf("Compare against an empty rerun: %v\n%s", err, out.String())
+	}
+}
+
+// A terminal is 100 columns: long CPU names, flags and compilers are wrapped
+// or stacked, and the machine comes first when it changed.
+func TestCompareFitsATerminal(t *testing.T) {
+	published, rerun := withAsm(benchtest.Seed000(1)), withAsm(benchtest.Seed000(2))
+	published.Conditions.Machine.CPUModel = "Intel(R) Xeon(R) Platinum 8488C CPU @ 2.40GHz with a very long model name string"
+	rerun.Conditions.Machine.CPUModel = "AMD EPYC 9R14 96-Core Processor, an equally long name for the sake of the test"
+	flags := []string{"-std=c11", "-O3", "-march=native", "-mtune=native", "-funroll-loops", "-fno-tree-vectorize",
+		"-ffast-math", "-fno-strict-aliasing", "-DN=(1<<20)", "-DEXTRA_LONG_MACRO_NAME_FOR_TESTING=1", "-Wall", "-Wextra"}
+	rerun.Kernel.Flags = flags
+	rerun.Kernel.Compiler = "gcc (Debian 12.2.0-14+deb12u1) 12.2.0 built with a very long vendor suffix, configured --with-everything"
+	var out bytes.Buffer
+	if err := Compare(resultNotebook(t, published), resultNotebook(t, rerun), &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(out.String(), "\n")
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("a line of %d runes: %q", n, l)
+		}
+	}
+	if !strings.HasPrefix(lines[1], "seed: the machine differs: Intel(R) Xeon(R) Platinum 8488C") {
+		t.Errorf("the machine is not the first thing said:\n%s", out.String())
+	}
+	if strings.Contains(strings.ToLower(out.String()), "significant") {
+		t.Errorf("a comparison across runs says significant:\n%s", out.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -70,6 +71,10 @@ type Kernel struct {
 	Disassembler string    `json:"disassembler"`
 	Source       string    `json:"source"`
 	Label        string    `json:"label"`
+
+	// Inputs are what Key is a hash of (see cacheInputs): two builds of a
+	// kernel differ by the inputs that differ.
+	Inputs map[string]string `json:"inputs,omitempty"`
 }
 
 // Variant returns the variant named name.
@@ -144,16 +149,27 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := cacheKey(spec, flags, compiler, path)
+	inputs := cacheInputs(spec, flags, compiler, path)
+	key := cacheKey(inputs)
 	cacheDir := spec.CacheDir
 	if cacheDir == "" {
 		cacheDir = DefaultCacheDir()
 	}
+	// Entries are never deleted: the previous build of a kernel stays
+	// runnable beside the new one, for a before/after measured in one run.
 	entry := filepath.Join(cacheDir, "build", key)
 	if k, ok := loadCached(entry); ok {
-		k.Name, k.Label, k.Cached, k.Source = spec.Name, spec.Label, true, spec.Code
+		k.Name, k.Label, k.Cached, k.Source, k.Inputs = spec.Name, spec.Label, true, spec.Code, inputs
+		relabel(k, spec.Label)
 		return k, nil
 	}
+	// The label (Cell[3], a new one at each execution) names the cell in
+	// messages only: the compiler sees a fixed file name in its #line and
+	// //line directives, which would put the label in the binary (Go's
+	// pcln tables, DWARF, __FILE__), and its messages are given back in
+	// the label's terms.
+	labelled := spec
+	spec.Label = compileLabel
 	start := time.Now()
 	dir, err := os.MkdirTemp("", "benchbook-build-") // 0700: the cell's source stays private
 	if err != nil {
@@ -162,16 +178,16 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	defer os.RemoveAll(dir)
 	variants, setup, err := tc.prepare(spec, dir)
 	if err != nil {
-		return nil, err
+		return nil, relabelError(err, labelled.Label)
 	}
 	out := filepath.Join(dir, "kernel")
 	warnings, err := tc.compile(ctx, spec, flags, dir, out)
 	if err != nil {
-		return nil, err
+		return nil, relabelError(err, labelled.Label)
 	}
 	k := &Kernel{Name: spec.Name, Lang: spec.Lang, Compiler: compiler, CompilerPath: path, Flags: flags,
-		SourceSHA256: sha256Hex([]byte(spec.Code)), Key: key, Setup: setup, Warnings: warnings,
-		Source: spec.Code, Label: spec.Label, Variants: variants}
+		SourceSHA256: sha256Hex([]byte(spec.Code)), Key: key, Inputs: inputs, Setup: setup, Warnings: warnings,
+		Source: spec.Code, Label: compileLabel, Variants: variants}
 	if k.BinarySHA256, err = fileSHA256(out); err != nil {
 		return nil, err
 	}
@@ -182,7 +198,45 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if err := store(entry, out, k); err != nil {
 		return nil, err
 	}
+	k.Label = labelled.Label
+	relabel(k, labelled.Label)
 	return k, nil
+}
+
+// compileLabel is the file name the compiler sees for every cell.
+const compileLabel = "benchbook-cell"
+
+// relabelText puts the cell's label where the compiler wrote compileLabel.
+func relabelText(s, label string) string {
+	return strings.ReplaceAll(s, compileLabel+":", label+":")
+}
+
+// relabel gives a built kernel's messages and source positions the label.
+func relabel(k *Kernel, label string) {
+	k.Warnings = relabelText(k.Warnings, label)
+	for i := range k.Variants {
+		v := &k.Variants[i]
+		v.Asm, v.Finding = relabelText(v.Asm, label), relabelText(v.Finding, label)
+		for j := range v.Callees {
+			v.Callees[j] = relabelText(v.Callees[j], label)
+		}
+		insts := append([]asm.Inst(nil), v.Func.Insts...)
+		for j := range insts {
+			insts[j].Source = relabelText(insts[j].Source, label)
+		}
+		v.Func.Insts = insts
+	}
+}
+
+// relabelError gives a build error the cell's label.
+func relabelError(err error, label string) error {
+	var be *Error
+	if errors.As(err, &be) {
+		c := *be
+		c.Message = relabelText(c.Message, label)
+		return &c
+	}
+	return err
 }
 
 func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error {
@@ -213,15 +267,39 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 	return nil
 }
 
-func cacheKey(spec Spec, flags []string, compiler, path string) string {
-	h := sha256.New()
-	for _, part := range []string{"lang", spec.Lang, "code", spec.Code, "line", fmt.Sprint(spec.Line),
-		"label", spec.Label, "compiler", compiler, "path", path, "harness", Version(), "env",
-		os.Getenv("CC") + "|" + os.Getenv("GOAMD64") + "|" + os.Getenv("GOARCH")} {
-		fmt.Fprintf(h, "%d:%s;", len(part), part)
+// keyEnv are the environment variables that reach a build of each
+// language: the compiler's choice, its search paths, and Go's target.
+var keyEnv = map[string][]string{
+	"c":  {"CC", "CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "COMPILER_PATH", "GCC_EXEC_PREFIX", "SOURCE_DATE_EPOCH"},
+	"go": {"GOAMD64", "GOARCH", "GOOS", "GOARM64", "GO386", "GOEXPERIMENT", "GOROOT"},
+}
+
+// cacheInputs are what goes into the binary, by name: the language, the
+// code (by hash) and the cell line it starts on (it reaches the binary
+// through #line), the flags, the compiler's identity and path, the
+// harness version and the environment that reaches the build. Never the
+// label, which changes at each execution: the compile does not see it.
+func cacheInputs(spec Spec, flags []string, compiler, path string) map[string]string {
+	in := map[string]string{"lang": spec.Lang, "code": sha256Hex([]byte(spec.Code)), "line": fmt.Sprint(spec.Line),
+		"flags": strings.Join(flags, " "), "compiler": compiler, "path": path, "harness": Version()}
+	for _, k := range keyEnv[spec.Lang] {
+		if v, ok := os.LookupEnv(k); ok {
+			in["env "+k] = v
+		}
 	}
-	for _, f := range flags {
-		fmt.Fprintf(h, "flag %d:%s;", len(f), f)
+	return in
+}
+
+// cacheKey is a hash of the inputs.
+func cacheKey(inputs map[string]string) string {
+	names := make([]string, 0, len(inputs))
+	for k := range inputs {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, k := range names {
+		fmt.Fprintf(h, "%d:%s=%d:%s;", len(k), k, len(inputs[k]), inputs[k])
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }

@@ -4,32 +4,38 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"regexp"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/pmezard/go-difflib/difflib"
-
+	"github.com/benchbook/benchbook/stdlib/asm"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/stats"
+	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
-// SeriesChange is one series of one variant, before and after.
+// RunToRunDrift is how far the medians of the same code on the same machine
+// moved between two runs at different moments in seed 002 (10 to 14
+// percent): the least a difference across runs must exceed to mean anything.
+const RunToRunDrift = 0.10
+
+// SeriesChange is one series of one variant, before and after. Across runs
+// the passes of a run are not replicates of anything (the run is), so there
+// is no test and no interval: only the ratio of the medians, judged against
+// the run-to-run floor of the Diff.
 type SeriesChange struct {
 	Series        string
 	Before, After float64 // medians, ns per pass
 	Ratio         float64 // after / before
-	Low, High     float64 // bootstrap 95% interval of the ratio (unpaired)
-	P             float64 // Mann-Whitney U
-	Significant   bool
-	Err           string // why the comparison is undefined, if it is
+	Beyond        bool    // |Ratio-1| exceeds the Diff's Floor
+	Meaningless   string  // why the ratio says nothing (dead code on a side), if it does not
+	Err           string  // why the ratio is undefined, if it is
 }
 
 // VariantChange is one variant before and after.
 type VariantChange struct {
 	Variant         string
 	AsmSame         bool
-	AsmDiff         string // unified diff of the timed function, addresses left out
+	AsmDiff         string // unified diff of the timed function (asm.Diff)
 	DeadBefore      bool
 	DeadAfter       bool
 	Series          []SeriesChange
@@ -38,31 +44,47 @@ type VariantChange struct {
 }
 
 // Diff compares two results of the same kernel: a rerun after a change, or
-// a rerun of published evidence.
+// a rerun of published evidence. Two results are two runs: AcrossRuns is
+// set, and a ratio is only ever within or beyond Floor.
 type Diff struct {
-	Kernel                                       string
+	Kernel string
+	// AcrossRuns: the results come from two runs made at different moments.
+	AcrossRuns bool
+	// Floor is the run-to-run floor, a fraction (0.1 = 10%): the largest of
+	// the A/A intervals of both runs and RunToRunDrift; FloorWhy says so.
+	Floor                                        float64
+	FloorWhy                                     string
+	MachineSame                                  bool
+	MachineBefore, MachineAfter                  string
 	SourceSame, FlagsSame, CompilerSame, BinSame bool
 	FlagsBefore, FlagsAfter                      []string
 	CompilerBefore, CompilerAfter                string
 	Variants                                     []VariantChange
-	Conditions                                   [][3]string // what, before, after
-	Sentence                                     string
+	// Changes says what differs between the runs, in this order: machine,
+	// compiler, flags, source, assembly, protocol, conditions.
+	Changes    []string
+	Conditions [][3]string // what, before, after
+	Verdict    string      // the medians against the floor
+	Sentence   string      // Changes and Verdict as one paragraph
 }
 
 // Compare compares before and after variant by variant and series by series.
 func Compare(before, after *bench.Result) Diff {
-	d := Diff{Kernel: after.Kernel.Name,
+	d := Diff{Kernel: after.Kernel.Name, AcrossRuns: true,
 		SourceSame:   before.Kernel.SourceSHA256 == after.Kernel.SourceSHA256,
 		FlagsSame:    strings.Join(before.Kernel.Flags, " ") == strings.Join(after.Kernel.Flags, " "),
 		CompilerSame: before.Kernel.Compiler == after.Kernel.Compiler, BinSame: before.Kernel.BinarySHA256 == after.Kernel.BinarySHA256,
-		FlagsBefore: before.Kernel.Flags, FlagsAfter: after.Kernel.Flags, CompilerBefore: before.Kernel.Compiler, CompilerAfter: after.Kernel.Compiler}
+		FlagsBefore: before.Kernel.Flags, FlagsAfter: after.Kernel.Flags, CompilerBefore: before.Kernel.Compiler, CompilerAfter: after.Kernel.Compiler,
+		MachineBefore: machineLine(before.Conditions.Machine), MachineAfter: machineLine(after.Conditions.Machine)}
+	d.MachineSame = d.MachineBefore == d.MachineAfter
+	d.Floor, d.FloorWhy = runFloor(before, after)
 	for _, av := range after.Variants {
 		bv := before.Variant(av.Name)
 		if bv == nil {
 			d.Variants = append(d.Variants, VariantChange{Variant: av.Name, OnlyIn: "after"})
 			continue
 		}
-		d.Variants = append(d.Variants, compareVariant(*bv, av, after.Protocol))
+		d.Variants = append(d.Variants, compareVariant(*bv, av, d.Floor))
 	}
 	for _, bv := range before.Variants {
 		if after.Variant(bv.Name) == nil {
@@ -70,11 +92,82 @@ func Compare(before, after *bench.Result) Diff {
 		}
 	}
 	d.Conditions = conditionPairs(before, after)
-	d.Sentence = d.sentence(before, after)
+	d.Changes = d.changes(before, after)
+	d.Verdict = d.verdict(before, after)
+	d.Sentence = strings.Join(append(append([]string{}, d.Changes...), d.Verdict), " ")
 	return d
 }
 
-func compareVariant(bv, av bench.Variant, p bench.Protocol) VariantChange {
+// machineLine names a machine by what changes its speed most: CPU model,
+// cores and logical CPUs, OS kernel.
+func machineLine(m machine.Description) string {
+	cpu := m.CPUModel
+	if cpu == "" {
+		cpu = "unknown CPU"
+	}
+	s := cpu
+	if m.PhysicalCores > 0 {
+		s += fmt.Sprintf(", %d cores", m.PhysicalCores)
+	}
+	if m.LogicalCPUs > 0 {
+		s += fmt.Sprintf(", %d logical CPUs", m.LogicalCPUs)
+	}
+	if m.Kernel != "" {
+		s += ", " + m.Kernel
+	}
+	return s
+}
+
+// machineDiff names what differs between two machines, before vs after.
+func machineDiff(b, a machine.Description) string {
+	var parts []string
+	if b.CPUModel != a.CPUModel {
+		parts = append(parts, fmt.Sprintf("%s vs %s", orUnknown(b.CPUModel), orUnknown(a.CPUModel)))
+	}
+	if b.PhysicalCores != a.PhysicalCores {
+		parts = append(parts, fmt.Sprintf("%d vs %d cores", b.PhysicalCores, a.PhysicalCores))
+	}
+	if b.LogicalCPUs != a.LogicalCPUs {
+		parts = append(parts, fmt.Sprintf("%d vs %d logical CPUs", b.LogicalCPUs, a.LogicalCPUs))
+	}
+	if b.Kernel != a.Kernel {
+		parts = append(parts, fmt.Sprintf("OS kernel %s vs %s", orUnknown(b.Kernel), orUnknown(a.Kernel)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// runFloor is the least change across two runs that means anything: the
+// widest A/A interval of either run (how far this code moves against itself
+// within one run), and never less than RunToRunDrift.
+func runFloor(before, after *bench.Result) (float64, string) {
+	floor := RunToRunDrift
+	var parts []string
+	for _, x := range []struct {
+		side string
+		r    *bench.Result
+	}{{"before", before}, {"after", after}} {
+		aa := x.r.AA
+		if !(aa.CILow > 0 && aa.CIHigh > 0) || math.IsInf(aa.CILow, 0) || math.IsInf(aa.CIHigh, 0) {
+			parts = append(parts, fmt.Sprintf("the %s run has no A/A interval", x.side))
+			continue
+		}
+		spread := math.Max(math.Abs(aa.CILow-1), math.Abs(aa.CIHigh-1))
+		floor = math.Max(floor, spread)
+		parts = append(parts, fmt.Sprintf("A/A %.1f%% %s", spread*100, x.side))
+	}
+	why := fmt.Sprintf("the largest of %s and %.0f%%, how far reruns of the same code on one machine moved (seed 002)",
+		strings.Join(parts, ", "), RunToRunDrift*100)
+	return floor, why
+}
+
+func compareVariant(bv, av bench.Variant, floor float64) VariantChange {
 	vc := VariantChange{Variant: av.Name, DeadBefore: bv.Dead, DeadAfter: av.Dead}
 	vc.AsmDiff, vc.AsmLinesChanged = asmDiff(bv.Asm, av.Asm)
 	vc.AsmSame = vc.AsmLinesChanged == 0
@@ -84,84 +177,48 @@ func compareVariant(bv, av bench.Variant, p bench.Protocol) VariantChange {
 			continue
 		}
 		sc := SeriesChange{Series: name, Before: bs.Summary.Median, After: as.Summary.Median}
-		c, err := stats.Compare(as.SamplesNS, bs.SamplesNS, stats.Bootstrap{Resamples: p.BootstrapResamples, Seed: p.BootstrapSeed, Confidence: 0.95}, alpha(p))
-		sc.Ratio, sc.Low, sc.High, sc.P, sc.Significant = c.Ratio, c.Low, c.High, c.P, c.Significant
-		if err != nil {
-			sc.Err = err.Error()
+		switch {
+		case bs.Summary.Median <= 0 || as.Summary.Median <= 0 || math.IsNaN(bs.Summary.Median) || math.IsNaN(as.Summary.Median):
+			sc.Err = "a median is zero or missing"
+		default:
+			sc.Ratio = as.Summary.Median / bs.Summary.Median
+			sc.Beyond = math.Abs(sc.Ratio-1) > floor
+		}
+		if bv.Dead || av.Dead {
+			sc.Meaningless = "dead code: the ratio of clock reads"
+			sc.Beyond = false
 		}
 		vc.Series = append(vc.Series, sc)
 	}
 	return vc
 }
 
-func alpha(p bench.Protocol) float64 {
-	if p.Alpha > 0 {
-		return p.Alpha
-	}
-	return 0.05
-}
+// asmDiff is asm.Diff: the unified diff of two listings with only what
+// moves when nothing changed left out, and the number of lines that differ.
+func asmDiff(before, after string) (string, int) { return asm.Diff(before, after) }
 
-var (
-	gnuAddrRE = regexp.MustCompile(`^\s*(?:\S+:\d+\s+)?[0-9a-f]+:\s*`)
-	targetRE  = regexp.MustCompile(`\b(?:0x)?[0-9a-f]{3,}\s+<`)
-	goAddrRE  = regexp.MustCompile(`0x[0-9a-f]+`)
-	ripRE     = regexp.MustCompile(`[-]?0x[0-9a-f]+\(%rip\)`)
-)
-
-// normalizeAsm drops what moves when nothing changed: addresses, branch
-// target addresses and rip-relative offsets, keeping mnemonics, operands
-// and symbol names.
-func normalizeAsm(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		l = gnuAddrRE.ReplaceAllString(l, "")
-		l = targetRE.ReplaceAllString(l, "<")
-		l = ripRE.ReplaceAllString(l, "(%rip)")
-		l = goAddrRE.ReplaceAllString(l, "ADDR")
-		l = strings.TrimSpace(l)
-		if l != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// asmDiff is a unified diff of two listings after normalizeAsm, and the
-// number of lines that differ.
-func asmDiff(before, after string) (string, int) {
-	a, b := normalizeAsm(before), normalizeAsm(after)
-	text, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{A: withNL(a), B: withNL(b), FromFile: "before", ToFile: "after", Context: 1})
-	changed := 0
-	for _, l := range strings.Split(text, "\n") {
-		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			changed++
-		}
-	}
-	return text, changed
-}
-
-func withNL(lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = l + "\n"
-	}
-	return out
-}
-
+// conditionPairs sets the two runs side by side, in the order of Changes.
 func conditionPairs(b, a *bench.Result) [][3]string {
-	mb, ma := b.Conditions.Machine, a.Conditions.Machine
 	return [][3]string{
-		{"load average before", loadavg(b.Conditions.Before), loadavg(a.Conditions.Before)},
-		{"load average after", loadavg(b.Conditions.After), loadavg(a.Conditions.After)},
-		{"frequency", freqLine(b), freqLine(a)},
+		{"machine", machineLine(b.Conditions.Machine), machineLine(a.Conditions.Machine)},
 		{"compiler", b.Kernel.Compiler, a.Kernel.Compiler},
 		{"flags", strings.Join(b.Kernel.Flags, " "), strings.Join(a.Kernel.Flags, " ")},
 		{"source", short(b.Kernel.SourceSHA256), short(a.Kernel.SourceSHA256)},
 		{"binary", short(b.Kernel.BinarySHA256), short(a.Kernel.BinarySHA256)},
-		{"machine", mb.CPUModel + ", " + mb.Kernel, ma.CPUModel + ", " + ma.Kernel},
 		{"protocol", protoLine(b.Protocol), protoLine(a.Protocol)},
+		{"load average before", loadavg(b.Conditions.Before), loadavg(a.Conditions.Before)},
+		{"load average after", loadavg(b.Conditions.After), loadavg(a.Conditions.After)},
+		{"frequency", freqLine(b), freqLine(a)},
+		{"A/A interval", aaLine(b.AA), aaLine(a.AA)},
 		{"time", b.Conditions.Before.Time, a.Conditions.Before.Time},
 	}
+}
+
+func aaLine(aa bench.AA) string {
+	if !(aa.CILow > 0 && aa.CIHigh > 0) {
+		return "none"
+	}
+	return fmt.Sprintf("%s [%s, %s]", bench.FormatRatio(aa.Ratio), bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh))
 }
 
 func protoLine(p bench.Protocol) string {
@@ -175,82 +232,177 @@ func protoLine(p bench.Protocol) string {
 	return s
 }
 
-// sentence says in one sentence what moved and what the conditions say.
-func (d Diff) sentence(b, a *bench.Result) string {
-	var changedAsm, moved []string
-	sameAsm := 0
+// changes says what differs between the two runs, most decisive first:
+// machine, compiler, flags, source, assembly, protocol, conditions.
+func (d Diff) changes(b, a *bench.Result) []string {
+	var out []string
+	if d.MachineSame {
+		out = append(out, fmt.Sprintf("Same machine: %s.", d.MachineAfter))
+	} else {
+		out = append(out, fmt.Sprintf("The machine differs: %s; ratios across machines compare hardware, not code.",
+			machineDiff(b.Conditions.Machine, a.Conditions.Machine)))
+	}
+	if d.CompilerSame {
+		out = append(out, fmt.Sprintf("Same compiler: %s.", orNone(d.CompilerAfter)))
+	} else {
+		out = append(out, fmt.Sprintf("The compiler differs: %s vs %s.", orNone(d.CompilerBefore), orNone(d.CompilerAfter)))
+	}
+	if d.FlagsSame {
+		out = append(out, fmt.Sprintf("Same flags: %s.", orNone(strings.Join(d.FlagsAfter, " "))))
+	} else {
+		out = append(out, fmt.Sprintf("The flags differ: %s vs %s.", orNone(strings.Join(d.FlagsBefore, " ")), orNone(strings.Join(d.FlagsAfter, " "))))
+	}
+	switch {
+	case d.SourceSame && d.BinSame:
+		out = append(out, "Same source and same binary.")
+	case d.SourceSame:
+		out = append(out, fmt.Sprintf("Same source; the binary differs (%s vs %s).", short(b.Kernel.BinarySHA256), short(a.Kernel.BinarySHA256)))
+	default:
+		out = append(out, fmt.Sprintf("The source differs (%s vs %s).", short(b.Kernel.SourceSHA256), short(a.Kernel.SourceSHA256)))
+	}
+	var per []string
+	same, both := 0, 0
 	for _, v := range d.Variants {
-		if v.OnlyIn != "" {
-			continue
-		}
-		if v.AsmSame {
-			sameAsm++
-		} else {
-			changedAsm = append(changedAsm, v.Variant)
-		}
-		for _, s := range v.Series {
-			if s.Series == "interleaved" && s.Significant {
-				moved = append(moved, fmt.Sprintf("%s by %+.1f%%", v.Variant, (s.Ratio-1)*100))
+		per = append(per, v.line())
+		if v.OnlyIn == "" {
+			both++
+			if v.AsmSame {
+				same++
 			}
 		}
 	}
-	var parts []string
-	switch {
-	case len(changedAsm) == 0:
-		parts = append(parts, fmt.Sprintf("the assembly of all %d variants is identical", sameAsm))
-	default:
-		parts = append(parts, fmt.Sprintf("the assembly changed for %s", strings.Join(changedAsm, ", ")))
-	}
-	if len(moved) == 0 {
-		parts = append(parts, "no interleaved median moved by more than this pair of runs can resolve")
+	if same == both && len(per) == both {
+		out = append(out, fmt.Sprintf("The assembly of all %d variants is identical.", both))
 	} else {
-		parts = append(parts, "the interleaved median moved significantly for "+strings.Join(moved, ", "))
+		out = append(out, "Assembly per variant: "+strings.Join(per, "; ")+".")
 	}
 	if pb, pa := protoLine(b.Protocol), protoLine(a.Protocol); pb != pa {
-		parts = append(parts, fmt.Sprintf("the protocol changed: %s, then %s", pb, pa))
+		out = append(out, fmt.Sprintf("Between the runs the protocol changed: %s, then %s.", pb, pa))
 	}
-	if len(moved) > 0 && len(changedAsm) == 0 {
-		lb, la := b.Conditions.Before.Loadavg[0], a.Conditions.Before.Loadavg[0]
-		fb, fa := freqOf(b), freqOf(a)
-		why := fmt.Sprintf("with the same code, look at the conditions: load %.2f then %.2f", lb, la)
-		if fb > 0 && fa > 0 {
-			why += fmt.Sprintf(", clock %.0f then %.0f MHz (%+.1f%%)", fb, fa, (fa/fb-1)*100)
+	cond := fmt.Sprintf("Conditions: 1-minute load %.2f then %.2f before the run, %.2f then %.2f after",
+		b.Conditions.Before.Loadavg[0], a.Conditions.Before.Loadavg[0], b.Conditions.After.Loadavg[0], a.Conditions.After.Loadavg[0])
+	fb, estB := bench.FrequencyMHz(b)
+	fa, estA := bench.FrequencyMHz(a)
+	if fb > 0 && fa > 0 {
+		what := "clock"
+		if estB || estA {
+			what = "estimated clock"
 		}
-		parts = append(parts, why)
+		cond += fmt.Sprintf("; %s %.0f then %.0f MHz (%+.1f%%)", what, fb, fa, (fa/fb-1)*100)
+	} else {
+		cond += "; clock unknown on a side"
 	}
-	return strings.ToUpper(parts[0][:1]) + parts[0][1:] + "; " + strings.Join(parts[1:], "; ") + "."
+	return append(out, cond+".")
 }
 
-func freqOf(r *bench.Result) float64 {
-	mhz, _ := bench.FrequencyMHz(r)
-	return mhz
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
-// Text is the rerun table as aligned text.
+// verdict judges every median ratio against the run-to-run floor. Across
+// runs nothing is called significant: the passes of one run are not
+// replicates of the run, and two runs at different moments differ anyway.
+func (d Diff) verdict(b, a *bench.Result) string {
+	var beyond, within []string
+	for _, v := range d.Variants {
+		var over []string
+		for _, s := range v.Series {
+			if s.Meaningless != "" || s.Err != "" {
+				continue
+			}
+			change := fmt.Sprintf("%+.1f%%", (s.Ratio-1)*100)
+			if s.Beyond {
+				over = append(over, strings.ReplaceAll(s.Series, "_", "-")+" "+change)
+			} else if s.Series == "interleaved" {
+				within = append(within, v.Variant+" "+change)
+			}
+		}
+		if len(over) > 0 {
+			beyond = append(beyond, fmt.Sprintf("%s (%s)", v.Variant, strings.Join(over, ", ")))
+		}
+	}
+	var out string
+	switch {
+	case len(beyond) == 0 && len(within) == 0:
+		out = "Across runs: no live series to compare."
+	case len(beyond) == 0:
+		out = fmt.Sprintf("Across runs, every median is within the run-to-run floor of %.1f%% (interleaved: %s).",
+			d.Floor*100, strings.Join(within, ", "))
+	default:
+		out = fmt.Sprintf("Across runs, beyond the floor of %.1f%%: %s; measure both in one run to tell.", d.Floor*100, strings.Join(beyond, ", "))
+	}
+	if !d.MachineSame && len(beyond) > 0 {
+		out = strings.TrimSuffix(out, ".") + "; on two machines that is a difference of hardware as much as code."
+	}
+	return out + fmt.Sprintf(" Two runs at different moments give only a ratio of medians (the passes of a run are not replicates of the run); the floor is %s.", d.FloorWhy)
+}
+
+// TextWidth is the widest line of Text, for a terminal.
+const TextWidth = 100
+
+// Text is the comparison for a terminal: what differs first (machine,
+// compiler, flags, source, assembly, protocol, conditions), then the
+// verdict, the medians and the conditions; no line is wider than TextWidth.
 func (d Diff) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n", d.Kernel, d.Sentence)
+	for i, c := range d.Changes {
+		if i == 0 {
+			c = d.Kernel + ": " + strings.ToLower(c[:1]) + c[1:]
+		}
+		b.WriteString(wrap(c, TextWidth, "  "))
+		if strings.HasPrefix(c, "Assembly per variant") {
+			b.WriteString(d.asmDiffText())
+		}
+	}
+	b.WriteString(wrap(d.Verdict, TextWidth, "  "))
+	b.WriteString("\n" + fit(d.seriesTable(), TextWidth))
+	b.WriteString("\n" + fit(d.conditionTable(), TextWidth))
+	return b.String()
+}
+
+// asmDiffLines is how many lines of each variant's assembly diff Text shows.
+const asmDiffLines = 24
+
+// asmDiffText is the normalised assembly diff of each variant that changed,
+// indented, without its file headers, at most asmDiffLines lines each.
+func (d Diff) asmDiffText() string {
+	var b strings.Builder
 	for _, v := range d.Variants {
-		b.WriteString(v.line() + "\n")
+		if v.AsmSame || v.OnlyIn != "" {
+			continue
+		}
+		b.WriteString("  " + v.Variant + ":\n")
+		var lines []string
+		for _, l := range strings.Split(strings.TrimRight(v.AsmDiff, "\n"), "\n") {
+			if !strings.HasPrefix(l, "--- ") && !strings.HasPrefix(l, "+++ ") {
+				lines = append(lines, l)
+			}
+		}
+		for i, l := range lines {
+			if i == asmDiffLines {
+				fmt.Fprintf(&b, "    ... %d more lines\n", len(lines)-i)
+				break
+			}
+			b.WriteString(wrap("    "+l, TextWidth, "        "))
+		}
 	}
-	t := d.seriesTable()
-	b.WriteString("\n" + t.text())
-	ct := &table{head: []string{"condition", "before", "after"}}
-	for _, c := range d.Conditions {
-		ct.add(c[0], c[1], c[2])
-	}
-	b.WriteString("\n" + ct.text())
 	return b.String()
 }
 
 func (v VariantChange) line() string {
 	switch {
 	case v.OnlyIn != "":
-		return fmt.Sprintf("%s: only in the %s run", v.Variant, v.OnlyIn)
+		return fmt.Sprintf("%s only in the %s run", v.Variant, v.OnlyIn)
 	case v.AsmSame:
-		return fmt.Sprintf("%s: assembly identical", v.Variant)
+		return fmt.Sprintf("%s identical", v.Variant)
 	}
-	return fmt.Sprintf("%s: assembly differs in %d lines%s", v.Variant, v.AsmLinesChanged, deadChange(v))
+	if v.AsmLinesChanged == 1 {
+		return fmt.Sprintf("%s 1 line differs%s", v.Variant, deadChange(v))
+	}
+	return fmt.Sprintf("%s %d lines differ%s", v.Variant, v.AsmLinesChanged, deadChange(v))
 }
 
 func deadChange(v VariantChange) string {
@@ -264,38 +416,110 @@ func deadChange(v VariantChange) string {
 }
 
 func (d Diff) seriesTable() *table {
-	t := &table{head: []string{"variant / series", "median before", "median after", "after/before", "95% interval", "p", "significant"}}
+	t := &table{head: []string{"variant / series", "median before", "median after", "after/before", fmt.Sprintf("floor %.0f%%", d.Floor*100)}}
 	for _, v := range d.Variants {
 		for _, s := range v.Series {
-			iv := fmt.Sprintf("[%s, %s]", bench.FormatRatio(s.Low), bench.FormatRatio(s.High))
-			if s.Err != "" && (math.IsInf(s.Ratio, 0) || s.Ratio == 0) {
-				iv = "undefined"
+			ratio, judged := bench.FormatRatio(s.Ratio), "within"
+			switch {
+			case s.Err != "":
+				ratio, judged = "undefined", s.Err
+			case s.Meaningless != "":
+				judged = "n/a, dead code"
+			case s.Beyond:
+				judged = "BEYOND"
 			}
-			t.add(v.Variant+" / "+strings.ReplaceAll(s.Series, "_", "-"), ns(s.Before), ns(s.After), bench.FormatRatio(s.Ratio), iv,
-				fmt.Sprintf("%.3g", s.P), yesNo(s.Significant))
+			t.add(v.Variant+" / "+strings.ReplaceAll(s.Series, "_", "-"), ns(s.Before), ns(s.After), ratio, judged)
 		}
 	}
 	return t
 }
 
+func (d Diff) conditionTable() *table {
+	t := &table{head: []string{"condition", "before", "after"}}
+	for _, c := range d.Conditions {
+		t.add(c[0], c[1], c[2])
+	}
+	return t
+}
+
+// wrap breaks s into lines of at most width runes at spaces, the lines after
+// the first indented; a word wider than a line is cut.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	line := s[:len(s)-len(strings.TrimLeft(s, " "))] // a leading indent is kept
+	flush := func() {
+		b.WriteString(line + "\n")
+		line = indent
+	}
+	for _, w := range strings.Fields(s) {
+		for utf8.RuneCountInString(w) > width-utf8.RuneCountInString(indent) {
+			if strings.TrimSpace(line) != "" {
+				flush()
+			}
+			r := []rune(w)
+			n := width - utf8.RuneCountInString(line)
+			line += string(r[:n])
+			w = string(r[n:])
+			flush()
+		}
+		switch {
+		case strings.TrimSpace(line) == "":
+			line += w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			flush()
+			line += w
+		}
+	}
+	if strings.TrimSpace(line) != "" {
+		flush()
+	}
+	return b.String()
+}
+
+// fit is t as aligned columns when they fit in width, else stacked: each
+// row's first cell on a line, then one wrapped line per other cell.
+func fit(t *table, width int) string {
+	text := t.text()
+	fits := true
+	for _, l := range strings.Split(text, "\n") {
+		fits = fits && utf8.RuneCountInString(strings.TrimRight(l, " ")) <= width
+	}
+	if fits {
+		return text
+	}
+	var b strings.Builder
+	for _, r := range t.rows {
+		if len(r) == 3 && r[1] == r[2] {
+			b.WriteString(wrap(r[0]+", both: "+r[1], width, "    "))
+			continue
+		}
+		b.WriteString(wrap(r[0], width, "  "))
+		for i := 1; i < len(r) && i < len(t.head); i++ {
+			b.WriteString(wrap("  "+t.head[i]+": "+r[i], width, "      "))
+		}
+	}
+	return b.String()
+}
+
 // Bundle renders the comparison as HTML with the assembly diffs, and text.
 func (d Diff) Bundle() map[string]any {
 	var h strings.Builder
-	fmt.Fprintf(&h, `<div class="benchbook-compare" style="font-family:sans-serif"><p><b>Before / after: %s.</b> %s</p><ul style="font-size:12px">`,
-		html.EscapeString(d.Kernel), html.EscapeString(d.Sentence))
-	for _, v := range d.Variants {
-		fmt.Fprintf(&h, "<li>%s", html.EscapeString(v.line()))
-		if !v.AsmSame && v.OnlyIn == "" {
-			fmt.Fprintf(&h, `<details><summary>diff</summary><pre style="font-size:11px">%s</pre></details>`, html.EscapeString(v.AsmDiff))
-		}
-		h.WriteString("</li>")
+	fmt.Fprintf(&h, `<div class="benchbook-compare" style="font-family:sans-serif"><p><b>Before / after: %s, across runs.</b></p><ul style="font-size:12px">`,
+		html.EscapeString(d.Kernel))
+	for _, c := range d.Changes {
+		fmt.Fprintf(&h, "<li>%s</li>", html.EscapeString(c))
 	}
 	h.WriteString("</ul>")
-	h.WriteString(d.seriesTable().html())
-	ct := &table{head: []string{"condition", "before", "after"}}
-	for _, c := range d.Conditions {
-		ct.add(c[0], c[1], c[2])
+	for _, v := range d.Variants {
+		if !v.AsmSame && v.OnlyIn == "" {
+			fmt.Fprintf(&h, `<details style="font-size:12px"><summary>assembly of %s: %d lines differ</summary><pre style="font-size:11px">%s</pre></details>`,
+				html.EscapeString(v.Variant), v.AsmLinesChanged, html.EscapeString(v.AsmDiff))
+		}
 	}
-	h.WriteString(ct.html() + "</div>")
+	fmt.Fprintf(&h, `<p style="font-size:12px">%s</p>`, html.EscapeString(d.Verdict))
+	h.WriteString(d.seriesTable().html())
+	h.WriteString(d.conditionTable().html() + "</div>")
 	return map[string]any{display.MIMEHTML: h.String(), display.MIMEText: d.Text()}
 }

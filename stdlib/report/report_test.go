@@ -67,16 +67,16 @@ func TestBeforeAfterFlagsWhatMoved(t *testing.T) {
 	d2 := Compare(before, benchtest.Synthetic(twice))
 	d0 := Compare(before, benchtest.Synthetic(tiny))
 	s2, s0 := interleaved(t, d2), interleaved(t, d0)
-	if !s2.Significant || s2.Ratio < 1.9 || s2.Ratio > 2.1 {
+	if !s2.Beyond || s2.Ratio < 1.9 || s2.Ratio > 2.1 {
 		t.Errorf("a 2x change: %+v", s2)
 	}
-	if s0.Significant {
-		t.Errorf("a 0.1%% change called significant: %+v", s0)
+	if s0.Beyond {
+		t.Errorf("a 0.1%% change called beyond the floor: %+v", s0)
 	}
 	if !d0.Variants[0].AsmSame {
 		t.Errorf("the same code at other addresses reads as changed:\n%s", d0.Variants[0].AsmDiff)
 	}
-	if !strings.Contains(d2.Text(), "moved significantly for sink") || strings.Contains(d0.Text(), "moved significantly") {
+	if !strings.Contains(d2.Text(), "beyond the floor") || strings.Contains(d0.Text(), "beyond the floor") {
 		t.Errorf("sentences:\n%s\n%s", d2.Sentence, d0.Sentence)
 	}
 }
