@@ -20,3 +20,16 @@ var (
 	// is no ranking to test.
 	ErrSamplesEqual = errors.New("all samples are equal")
 )
+
+// Sentinel errors of ComparePaired and CompareUnpaired.
+var (
+	// ErrNonPositive reports a sample that is not a positive finite number
+	// (0 for a loop the compiler deleted, or a negative or NaN reading): its
+	// logarithm, and so every rank statistic of the comparison, is undefined.
+	ErrNonPositive = errors.New("sample is not a positive finite number")
+
+	// ErrTooFew reports a comparison with too few (effective) samples for the
+	// rank test to reach the asked alpha whatever the data: the interval is
+	// then unbounded.
+	ErrTooFew = errors.New("too few effective samples for any interval at this alpha")
+)
