@@ -8,8 +8,8 @@ var (
 	// ErrNoSamples reports an empty series where at least one sample is needed.
 	ErrNoSamples = errors.New("no samples")
 
-	// ErrUnpaired reports a paired bootstrap asked of series of different
-	// lengths: pairing needs one sample of each series per round.
+	// ErrUnpaired reports a paired bootstrap or comparison asked of series
+	// of different lengths: pairing needs one sample of each series per round.
 	ErrUnpaired = errors.New("paired series differ in length")
 
 	// ErrZeroMedian reports a ratio of medians whose denominator median is 0.
