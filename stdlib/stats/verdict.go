@@ -83,7 +83,8 @@ type Verdict struct {
 //     (mid-ranks); R_i is the rank of |d_i|. Signed ranks s_i = sign(d_i)*R_i.
 //     The statistic W = sum of R_i over d_i > 0. Equivalently W counts the
 //     Walsh averages w_ij = (d_i + d_j)/2, i <= j, that are > 0, plus half
-//     of those == 0 (an identity, with ties too).
+//     of those == 0 (an identity, with ties too, and in float64: a sum of two
+//     doubles has the sign of the exact sum and is 0 only for d_j == -d_i).
 //  3. Under no difference (d symmetric about 0) and independent rounds,
 //     E[W] = M/2 with M = n(n+1)/2, and Var0 = n(n+1)(2n+1)/24 -
 //     sum_g (t_g^3 - t_g)/48 over the groups g of t_g tied |d_i|.
@@ -91,7 +92,7 @@ type Verdict struct {
 //     sum(s_i)/2), so r1 = Autocorrelation(s) of the signed ranks in round
 //     order, rho = r1 + (1+4*r1)/n (the first-order correction of the bias
 //     E[r1] = rho - (1+4rho)/n of the AR(1) model), clipped to [RhoMin,
-//     RhoMax] = [0, 0.9]. VIF = (1+rho)/(1-rho), the factor by which AR(1)
+//     RhoMax] = [0, 0.9]; rho is 0 for n < 3. VIF = (1+rho)/(1-rho), the factor by which AR(1)
 //     autocorrelation rho multiplies the variance of a sum; sigma =
 //     sqrt(VIF*Var0); NEff = n/VIF.
 //  5. The inflation factor is itself an estimate, and an underestimate makes
@@ -118,13 +119,18 @@ type Verdict struct {
 //
 // Edge cases. alpha outside (0, 1): the zero Verdict and an error. An empty
 // series: ErrNoSamples. Different lengths: ErrUnpaired. A sample that is not
-// a positive finite number (ln undefined): Ratio as computable (0 or +Inf,
-// never NaN), Shift = Ratio, Low 0, High +Inf, P 1, an error wrapping
-// ErrNonPositive. Every d_i == 0 (a[i] == b[i] in every round): P 1, Shift,
+// a positive finite number (ln undefined): Ratio as computable (Median(a)/
+// Median(b): 0 for a zero Median(a), +Inf for a zero Median(b) as in
+// RatioOfMedians, +Inf instead of NaN for a NaN sample), Shift = Ratio, Low
+// 0, High +Inf, P 1, Rho and NEff 0, an error wrapping ErrNonPositive. Every d_i == 0 (a[i] == b[i] in every round): P 1, Shift,
 // Low and High 1, no error. k < 1 (no data of this n and VIF could reach
 // alpha; at alpha 0.05 and rho 0 that is n < 10, and more rounds are needed
 // as rho grows): the interval is [0, +Inf], P is as computed (and >=
 // alpha), and the error wraps ErrTooFew.
+//
+// Recomputing elsewhere: the logarithms are Go's math.Log; another libm may
+// differ in the last bit, which moves Low, High and Shift by as much and can
+// change a rank only between values within an ulp of each other.
 //
 // It takes O(n^2 log n) time for the Walsh averages and does not modify a or
 // b.
@@ -197,8 +203,9 @@ func ComparePaired(a, b []float64, alpha float64) (Verdict, error) {
 //     M/12 * ((N+1) - sum_g (t_g^3 - t_g)/(N(N-1))) over the groups of t_g
 //     tied values.
 //  4. Autocorrelation: rho_a = the corrected, clipped lag-1 autocorrelation
-//     (as in ComparePaired step 4, with n = n1) of the ranks of the x in time
-//     order; rho_b likewise of the y's ranks (n = n2); VIF_a, VIF_b =
+//     (as in ComparePaired step 4, with n = n1) of the x's ranks from step
+//     2 (among all N), in time order; rho_b likewise of the y's ranks (n =
+//     n2); VIF_a, VIF_b =
 //     (1+rho)/(1-rho). U - M/2 is, to first order (Hoeffding), n2 times a
 //     sum over a of F(x_i)-1/2 minus n1 times a sum over b, so its variance
 //     is M/12 * (n2*VIF_a + n1*VIF_b): the pooled VIF = (n2*VIF_a +
