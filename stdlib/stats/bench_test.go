@@ -24,3 +24,20 @@ func BenchmarkRatioOfMedians(b *testing.B) {
 		RatioOfMedians(x, y, Bootstrap{Seed: 1, Paired: true})
 	}
 }
+
+func BenchmarkCompare(b *testing.B) {
+	for _, n := range []int{30, 200} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		x, y := noisy(rng, n, 1000, 0.02), noisy(rng, n, 1000, 0.02)
+		b.Run(fmt.Sprintf("paired/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				ComparePaired(x, y, 0.05)
+			}
+		})
+		b.Run(fmt.Sprintf("unpaired/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				CompareUnpaired(x, y, 0.05)
+			}
+		})
+	}
+}

@@ -42,6 +42,9 @@ type Comparison struct {
 }
 
 // Compare compares a with b: RatioOfMedians(a, b, opt) and MannWhitney(a, b).
+// It ignores the pairing of rounds in its test and the autocorrelation of
+// the samples (see the package doc); ComparePaired and CompareUnpaired do
+// not.
 //
 // The rule: a difference is Significant when p < alpha AND the interval
 // excludes 1. Both must hold because they answer different questions: the

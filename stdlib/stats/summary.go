@@ -1,7 +1,3 @@
-// Package stats computes the statistics of a benchbook result from raw samples:
-// per-series summaries, the share of pairs of single passes that differ by more
-// than a threshold, ratios of medians with bootstrap intervals, and the
-// Mann-Whitney U test. It computes and returns plain values; it renders nothing.
 package stats
 
 // Summary is the summary of one series of samples, exactly as it appears in the
