@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -60,6 +62,14 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	if err != nil {
 		return nil, err
 	}
+	base, note, err := s.baseline(name, k, opt.BaselineName)
+	if err != nil {
+		return nil, err
+	}
+	opt.Baseline = base
+	if note != "" {
+		pub.Stream("stdout", note+"\n")
+	}
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = s.opt.ResultsDir
 	}
@@ -81,9 +91,36 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	}
 	r, err := bench.Run(ctx, k, opt)
 	if r != nil {
+		s.mu.Lock()
+		s.benched[name] = k
+		s.mu.Unlock()
 		progress(fmt.Sprintf("%%bench %s: done in %.1f s; raw records and result.json in %s", name, time.Since(start).Seconds(), r.RawFile), true)
 	}
 	return r, err
+}
+
+// baseline picks what a %bench of kernel name measures beside it in the
+// same run: the kernel named other (baseline=OTHER), else the build name was
+// last measured with when it differs from k. A previous build whose binary
+// is gone is reported in note and the run goes on without it.
+func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *harness.Kernel, note string, err error) {
+	if other != "" {
+		o, err := s.kernel(other)
+		if err != nil {
+			return nil, "", fmt.Errorf("baseline=%s: %w", other, err)
+		}
+		return o, "", nil
+	}
+	s.mu.Lock()
+	prev := s.benched[name]
+	s.mu.Unlock()
+	if prev == nil || prev.Key == k.Key {
+		return nil, "", nil
+	}
+	if _, err := os.Stat(prev.Binary); err != nil {
+		return nil, fmt.Sprintf("the previous build of %s is not in the cache (%v): rerun its cell to measure before and after in one run; this run has no baseline", name, err), nil
+	}
+	return prev, fmt.Sprintf("%s changed since it was last measured (%s): the previous build runs again beside the new one, in the same run", name, whatChanged(prev, k)), nil
 }
 
 // show publishes a result: tables with the result+json entry, the plots,
@@ -98,6 +135,19 @@ func (s *Session) show(r *bench.Result, pub display.Publisher) {
 	prev := s.results[r.Kernel.Name]
 	s.results[r.Kernel.Name] = r
 	s.mu.Unlock()
+	if r.Baseline != nil {
+		pub.Display(display.Bundle{Data: report.BaselineBundle(r), ID: display.NewID()}, false)
+		before := r.BaselineResult()
+		for _, v := range r.Variants {
+			if before.Variant(v.Name) == nil || v.Dead {
+				continue
+			}
+			if f, err := plot.Overlay(before, r, v.Name); err == nil {
+				pub.Display(display.Bundle{Data: f.Bundle(), ID: display.NewID()}, false)
+			}
+		}
+		return
+	}
 	if prev != nil {
 		pub.Display(display.Bundle{Data: report.Compare(prev, r).Bundle(), ID: display.NewID()}, false)
 		for _, v := range r.Variants {

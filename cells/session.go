@@ -43,6 +43,9 @@ type Session struct {
 	mu      sync.Mutex
 	kernels map[string]*harness.Kernel
 	results map[string]*bench.Result
+	// benched is the build each kernel name was last measured with: the
+	// baseline of its next %bench when the build changed.
+	benched map[string]*harness.Kernel
 	pub     display.Publisher
 	ctx     context.Context
 }
@@ -59,7 +62,8 @@ func New(opt Options) (*Session, error) {
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = filepath.Join(opt.Dir, "results")
 	}
-	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{}}
+	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
+		benched: map[string]*harness.Kernel{}}
 	g, err := glue.New(glue.Options{Exports: s.exports(), Preload: preload, Dir: opt.Dir, Render: render})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)

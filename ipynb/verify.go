@@ -12,6 +12,7 @@ import (
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -99,6 +100,8 @@ func check(v any) (desc string, problems []string) {
 	problems = append(problems, checkSummaries(r)...)
 	problems = append(problems, checkComparisons(r)...)
 	problems = append(problems, checkAA(r)...)
+	problems = append(problems, checkBaseline(r)...)
+	problems = append(problems, checkOrder(r)...)
 	problems = append(problems, checkChecksums(r)...)
 	return desc, append(problems, checkPrediction(r)...)
 }
@@ -226,7 +229,89 @@ func compareComparison(name string, c, w bench.Comparison) []string {
 	if c.Paired != w.Paired {
 		return []string{fmt.Sprintf("%s: paired is %t, the runner pairs by round (%t)", name, c.Paired, w.Paired)}
 	}
+	return compareStat(name, c.Stat, w.Stat)
+}
+
+// compareStat names the first figure of a rank verdict that differs.
+func compareStat(name string, c, w bench.Stat) []string {
+	if p := floatFields(name, []field{{"shift", c.Shift, w.Shift}, {"p_adjusted", c.PAdjusted, w.PAdjusted},
+		{"rho", c.Rho, w.Rho}, {"n_eff", c.NEff, w.NEff}}); p != "" {
+		return []string{p}
+	}
+	if c.Method != w.Method || c.Undefined != w.Undefined {
+		return []string{fmt.Sprintf("%s: method %q (%s), the samples give %q (%s)", name, c.Method, c.Undefined, w.Method, w.Undefined)}
+	}
 	return nil
+}
+
+// checkOrder checks the recorded position of every interleaved sample
+// against the order the seed gives (harness.RoundOrder): the slots are the
+// measured variants in order, then the A/A copy.
+func checkOrder(r *bench.Result) []string {
+	if r.Protocol.OrderSeed == "" {
+		return nil
+	}
+	seed, err := strconv.ParseUint(r.Protocol.OrderSeed, 10, 64)
+	if err != nil {
+		return []string{fmt.Sprintf("protocol.order_seed %q is not a whole number", r.Protocol.OrderSeed)}
+	}
+	var slots [][]int
+	for _, v := range r.Variants {
+		if s := v.Series.Interleaved; s != nil {
+			slots = append(slots, s.Positions)
+		}
+	}
+	if r.AA.Variant != "" {
+		slots = append(slots, r.AA.Positions)
+	}
+	for slot, pos := range slots {
+		for round, p := range pos {
+			order := harness.RoundOrder(seed, round, len(slots))
+			if p < 0 || p >= len(order) || order[p] != slot {
+				return []string{fmt.Sprintf("interleaved slot %d, round %d: position %d is not where order seed %d puts it", slot, round+1, p, seed)}
+			}
+		}
+	}
+	return nil
+}
+
+// checkBaseline judges the same-run before/after again from the previous
+// build's samples and this build's series.
+func checkBaseline(r *bench.Result) []string {
+	bl := r.Baseline
+	if bl == nil {
+		return nil
+	}
+	again := *bl
+	again.Variants = append([]bench.BaselineVariant(nil), bl.Variants...)
+	bench.JudgeBaseline(r, &again)
+	var problems []string
+	for i, e := range bl.Variants {
+		w := again.Variants[i]
+		name := fmt.Sprintf("baseline %s (%s)", e.Name, e.Series)
+		if r.Variant(e.Name) == nil || r.Variant(e.Name).Get(e.Series) == nil {
+			problems = append(problems, name+": this build has no such series to compare with")
+			continue
+		}
+		pv, pw := -1.0, -1.0
+		if e.PValue != nil {
+			pv = *e.PValue
+		}
+		if w.PValue != nil {
+			pw = *w.PValue
+		}
+		if p := floatFields(name, []field{{"ratio", e.Ratio, w.Ratio}, {"ci_low", e.CILow, w.CILow},
+			{"ci_high", e.CIHigh, w.CIHigh}, {"p_value", pv, pw}}); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		if e.Verdict != w.Verdict {
+			problems = append(problems, fmt.Sprintf("%s: verdict is %q, the samples give %q", name, e.Verdict, w.Verdict))
+			continue
+		}
+		problems = append(problems, compareStat(name, e.Stat, w.Stat)...)
+	}
+	return problems
 }
 
 // checkAA recomputes the A/A control from the variant's interleaved samples
@@ -252,7 +337,7 @@ func checkAA(r *bench.Result) []string {
 		{"ci_high", aa.CIHigh, w.CIHigh}, {"p_value", aa.PValue, w.PValue}}); p != "" {
 		return []string{p}
 	}
-	return nil
+	return compareStat(name, aa.Stat, w.Stat)
 }
 
 // checkChecksums judges every checksum again: ok must say whether got is

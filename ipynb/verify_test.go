@@ -33,7 +33,6 @@ func countSamples(r *bench.Result) (series, samples int) {
 
 func TestVerifyPassesOnAnHonestResult(t *testing.T) {
 	r := benchtest.Seed000(7)
-	r.Protocol.BootstrapSeed = 1<<64 - 59 // a seed a float64 cannot hold
 	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
 	nb := roundTrip(t, resultNotebook(t, r))
@@ -79,6 +78,25 @@ func TestVerifyNamesWhatDoesNotMatch(t *testing.T) {
 		{"a checksum total changed", func(r *bench.Result) { r.Variant("checksum").Checksum.Got += 1 },
 			"variant checksum checksum: ok is true"},
 		{"the schema is broken", func(r *bench.Result) { r.Schema = "benchbook.result/0" }, "does not match result.schema.json"},
+		{"a sample moved to another place in its round", func(r *bench.Result) {
+			p := r.Variant("sink").Series.Interleaved.Positions
+			p[0] = (p[0] + 1) % 4
+		}, "is not where order seed"},
+		{"the order seed changed", func(r *bench.Result) { r.Protocol.OrderSeed = "12345" }, "is not where order seed 12345"},
+		{"an adjusted p-value changed", func(r *bench.Result) { r.Comparisons[0].PAdjusted /= 2 }, "p_adjusted is "},
+		{"the effective sample size changed", func(r *bench.Result) { r.AA.NEff += 3 }, "n_eff is "},
+		{"a baseline verdict changed", func(r *bench.Result) {
+			withBaseline(r)
+			r.Baseline.Variants[0].Verdict = bench.VerdictFaster
+		}, "baseline sink (interleaved): verdict is"},
+		{"a round moved to another process pair", func(r *bench.Result) {
+			withBaseline(r)
+			r.Baseline.PairOf[0] = 4
+		}, "baseline sink (interleaved): "},
+		{"a baseline sample changed", func(r *bench.Result) {
+			withBaseline(r)
+			r.Baseline.Variants[0].SamplesNS[3] *= 2
+		}, "baseline sink (interleaved): "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := benchtest.Seed000(3)
@@ -149,5 +167,34 @@ func TestVerifyJudgesThePrediction(t *testing.T) {
 	out.Reset()
 	if ok, _ := Verify(resultNotebook(t, r), &out); ok || !strings.Contains(out.String(), `prediction "sink/discarded>100": held is false, the medians say true`) {
 		t.Errorf("a flipped prediction:\n%s", out.String())
+	}
+}
+
+// withBaseline gives r a same-run baseline: the sink variant's previous
+// build, 25% faster, judged as the runner judges it.
+func withBaseline(r *bench.Result) {
+	now := r.Variant("sink").Series.Interleaved.SamplesNS
+	prev := make([]float64, len(now))
+	for i, x := range now {
+		prev[i] = x * 0.8 * (1 + 0.001*float64(i%3))
+	}
+	pairOf := make([]int, len(now))
+	for i := range pairOf {
+		pairOf[i] = i * 5 / len(now)
+	}
+	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf,
+		Variants: []bench.BaselineVariant{{Name: "sink", AsmSame: false, Series: "interleaved", SamplesNS: prev}}}
+	bench.JudgeBaseline(r, r.Baseline)
+}
+
+func TestVerifyPassesWithABaseline(t *testing.T) {
+	r := benchtest.Seed000(11)
+	withBaseline(r)
+	if e := r.Baseline.Variants[0]; e.Verdict != bench.VerdictSlower {
+		t.Fatalf("25%% more time judged %q (ratio %v)", e.Verdict, e.Ratio)
+	}
+	var out bytes.Buffer
+	if ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out); err != nil || !ok {
+		t.Fatalf("Verify: ok %v, err %v\n%s", ok, err, out.String())
 	}
 }

@@ -40,6 +40,9 @@ func (r *runner) assemble() {
 		}
 		if i < len(d.inter) {
 			v.Series.Interleaved = NewSamples(d.inter[i])
+			if v.Series.Interleaved != nil && i < len(d.pos) && len(d.pos[i]) == len(d.inter[i]) {
+				v.Series.Interleaved.Positions = d.pos[i]
+			}
 		}
 		if ip := d.inproc[name]; ip != nil {
 			v.Series.InProcess = NewSamples(ip.samples)
@@ -62,14 +65,21 @@ func (r *runner) assemble() {
 	}
 	if d.aaIndex > 0 && d.aaIndex < len(d.inter) {
 		r.aa(d.slots[d.aaIndex], d.inter[d.aaIndex])
+		if d.aaIndex < len(d.pos) && len(d.pos[d.aaIndex]) == len(res.AA.SamplesNS) {
+			res.AA.Positions = d.pos[d.aaIndex]
+		}
 	}
 	res.Comparisons = Comparisons(res.Variants, res.Protocol)
+	r.assembleBaseline()
 	if p := res.Prediction; p != nil {
 		if c, ok := res.Ratio(p.A, p.B); ok {
 			p.Judge(c)
 		}
 	}
 	res.Findings = Findings(res)
+	if r.baseDropped != "" {
+		res.Findings = append(res.Findings, Finding{Kind: "baseline", Text: r.baseDropped})
+	}
 }
 
 func meanInt(x []int64) float64 {
@@ -106,57 +116,6 @@ func (r *runner) aa(variant string, copySamples []float64) {
 		return
 	}
 	r.res.AA = AAControl(variant, orig.Series.Interleaved.SamplesNS, copySamples, r.res.Protocol)
-}
-
-// bootstrap returns the bootstrap settings a result records.
-func bootstrap(p Protocol, paired bool) stats.Bootstrap {
-	return stats.Bootstrap{Resamples: p.BootstrapResamples, Seed: p.BootstrapSeed, Paired: paired, Confidence: 0.95}
-}
-
-// AAControl compares a variant with its second copy in the same round robin.
-func AAControl(variant string, orig, copySamples []float64, p Protocol) AA {
-	aa := AA{Variant: variant, SamplesNS: copySamples}
-	n := min(len(orig), len(copySamples))
-	c, err := stats.Compare(orig[:n], copySamples[:n], bootstrap(p, true), p.Alpha)
-	if err == nil || c.Ratio != 0 {
-		aa.Ratio, aa.CILow, aa.CIHigh, aa.PValue = finite(c.Ratio), finite(c.Low), finite(c.High), c.P
-	}
-	return aa
-}
-
-// finite maps an infinite ratio (a zero median below) to 0, since JSON has no
-// infinity; a ratio of 0 is read as "undefined".
-func finite(x float64) float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return 0
-	}
-	return x
-}
-
-// Comparisons compares every pair of variants in the interleaved series,
-// paired by round, the slower one over the faster one.
-func Comparisons(vs []Variant, p Protocol) []Comparison {
-	var out []Comparison
-	for i := 0; i < len(vs); i++ {
-		for j := i + 1; j < len(vs); j++ {
-			a, b := vs[i], vs[j]
-			if a.Series.Interleaved == nil || b.Series.Interleaved == nil {
-				continue
-			}
-			if a.Series.Interleaved.Summary.Median < b.Series.Interleaved.Summary.Median {
-				a, b = b, a
-			}
-			out = append(out, compare(a.Name, b.Name, a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS, p))
-		}
-	}
-	return out
-}
-
-func compare(a, b string, x, y []float64, p Protocol) Comparison {
-	n := min(len(x), len(y))
-	c, _ := stats.Compare(x[:n], y[:n], bootstrap(p, true), p.Alpha)
-	return Comparison{A: a, B: b, Series: "interleaved", Ratio: finite(c.Ratio), CILow: finite(c.Low),
-		CIHigh: finite(c.High), PValue: c.P, Significant: c.Significant, Paired: true}
 }
 
 // MedianMinFlt is the median of the cold passes' minor page faults.

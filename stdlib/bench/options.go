@@ -8,6 +8,8 @@ package bench
 
 import (
 	"fmt"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +20,9 @@ import (
 const (
 	MinReps = 10
 	MinRuns = 10
+	// MinPairs is the fewest process pairs a baseline's rounds are shared
+	// over: the verdict is a test across pairs (stats.MinClusters).
+	MinPairs = 3
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
@@ -38,6 +43,14 @@ type Options struct {
 	Export   string        // file for the Go benchmark format
 	// ResultsDir is where raw samples go before anything is shown.
 	ResultsDir string
+	// Baseline, when set, is measured in the same run beside the kernel:
+	// the previous build of it (the session sets it) or the kernel named by
+	// BaselineName (baseline=OTHER).
+	Baseline     *harness.Kernel
+	BaselineName string
+	// Pairs is how many pairs of processes share the interleaved rounds
+	// when a baseline is measured (at least MinPairs).
+	Pairs int
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress)
 }
@@ -58,7 +71,8 @@ func (p Progress) String() string {
 
 // DefaultOptions are the protocol's defaults.
 func DefaultOptions() Options {
-	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute}
+	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute,
+		Pairs: 5}
 }
 
 var keyHelp = map[string]string{
@@ -76,6 +90,8 @@ var keyHelp = map[string]string{
 	"timeout":  "time limit per process (e.g. 2m)",
 	"predict":  `a prediction written before the run, e.g. "sink/discarded>100"`,
 	"export":   "write the samples in the Go benchmark format to this file",
+	"baseline": "another kernel of the session, measured in the same run as the baseline (ratios are this/other)",
+	"pairs":    "pairs of processes (new build, baseline) that share the interleaved rounds of a before/after (>= 3)",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -148,6 +164,12 @@ func (o *Options) set(key, val string) error {
 		} else {
 			o.Timeout = d
 		}
+	case "pairs":
+		n, e := strconv.Atoi(val)
+		if e != nil || n < MinPairs {
+			return fmt.Errorf("pairs=%s: want a whole number >= %d (the before/after verdict is a test across pairs)", val, MinPairs)
+		}
+		o.Pairs = n
 	case "warmup", "pin", "load":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < 0 {
@@ -185,6 +207,8 @@ func (o *Options) set(key, val string) error {
 		o.Predict = val
 	case "export":
 		o.Export = val
+	case "baseline":
+		o.BaselineName = val
 	}
 	return nil
 }

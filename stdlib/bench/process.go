@@ -45,14 +45,25 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 // exec runs the kernel binary once in its own process group and reads the
 // records it wrote. Cancelling ctx kills the whole group at once.
 func (r *runner) exec(ctx context.Context, label string, args ...string) (*proc, error) {
+	return r.execBin(ctx, r.k.Binary, label, args...)
+}
+
+// newProc names the record file of the next process and its command line.
+func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	r.nproc++
 	p := &proc{Label: label, File: filepath.Join(r.dir, fmt.Sprintf("p%03d-%s.txt", r.nproc, label))}
 	full := append([]string{"run", "-out", p.File}, args...)
 	if r.opt.Pin >= 0 {
 		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
 	}
-	cmd := exec.Command(r.k.Binary, full...)
+	cmd := exec.Command(bin, full...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return p, cmd
+}
+
+// execBin runs binary bin (the kernel, or the baseline's) as exec does.
+func (r *runner) execBin(ctx context.Context, bin, label string, args ...string) (*proc, error) {
+	p, cmd := r.newProc(bin, label, args)
 	out := &tailBuffer{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

@@ -21,6 +21,9 @@ type Result struct {
 	AA          AA           `json:"aa"`
 	Findings    []Finding    `json:"findings"`
 	Prediction  *Prediction  `json:"prediction,omitempty"`
+	// Baseline is the previous build of this kernel (or another kernel of
+	// the session) measured again in this run, beside the new one.
+	Baseline *Baseline `json:"baseline,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`
@@ -54,10 +57,21 @@ type Protocol struct {
 	Fresh    []string `json:"fresh,omitempty"`    // variants with a fresh-process series
 	Quick    bool     `json:"quick,omitempty"`
 	Timeout  string   `json:"timeout,omitempty"`
-	// Bootstrap settings, so that every interval can be recomputed.
-	BootstrapResamples int     `json:"bootstrap_resamples"`
-	BootstrapSeed      uint64  `json:"bootstrap_seed"`
-	Alpha              float64 `json:"alpha"`
+	// StatsMethod names how comparisons, the A/A control and the baseline
+	// were computed (see Method); empty in results of earlier versions,
+	// whose intervals came from the bootstrap settings below.
+	StatsMethod string  `json:"stats_method,omitempty"`
+	Alpha       float64 `json:"alpha"`
+	// OrderSeed seeds the random order of the slots in each interleaved
+	// round (harness.RoundOrder); decimal digits, below 2^53, so that a
+	// notebook saved by a JavaScript client keeps it exact.
+	OrderSeed string `json:"order_seed,omitempty"`
+	// Pairs is how many pairs of processes shared the interleaved rounds
+	// of a run with a baseline; 0 without one (one process).
+	Pairs int `json:"pairs,omitempty"`
+	// Bootstrap settings of results made before StatsMethod existed.
+	BootstrapResamples int    `json:"bootstrap_resamples,omitempty"`
+	BootstrapSeed      uint64 `json:"bootstrap_seed,omitempty"`
 	// ReadsPerPass is how many clock reads a pass must last to be timed alone.
 	ReadsPerPass int `json:"reads_per_pass,omitempty"`
 	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
@@ -95,6 +109,9 @@ type Conditions struct {
 type Samples struct {
 	SamplesNS []float64     `json:"samples_ns"`
 	Summary   stats.Summary `json:"summary"`
+	// Positions, in an interleaved series, is where in its round each
+	// sample ran (0 first), as the random order of the round put it.
+	Positions []int `json:"positions,omitempty"`
 }
 
 // Cold is the cold series: the first pass of each fresh process, with its
@@ -139,8 +156,11 @@ type Variant struct {
 	Series             Series    `json:"series"`
 }
 
-// Comparison is the ratio of medians of a over b in one series, with its
-// bootstrap interval and the Mann-Whitney U test.
+// Comparison is a over b in one series: the ratio of medians, the
+// distribution-free interval of the typical ratio and the rank test that
+// agrees with it (stats.ComparePaired for rounds, stats.CompareUnpaired for
+// processes), with the test's p-value adjusted over the comparisons of the
+// result (Holm). Significant is PAdjusted < alpha.
 type Comparison struct {
 	A           string  `json:"a"`
 	B           string  `json:"b"`
@@ -151,6 +171,21 @@ type Comparison struct {
 	PValue      float64 `json:"p_value"`
 	Significant bool    `json:"significant"`
 	Paired      bool    `json:"paired"`
+	Stat
+}
+
+// Stat is what a rank comparison adds to the ratio of medians: the
+// Hodges-Lehmann ratio, the Holm-adjusted p-value, the autocorrelation the
+// test accounted for and the effective number of independent samples.
+type Stat struct {
+	Shift     float64 `json:"shift,omitempty"`
+	PAdjusted float64 `json:"p_adjusted,omitempty"`
+	Rho       float64 `json:"rho"`
+	NEff      float64 `json:"n_eff,omitempty"`
+	Method    string  `json:"method,omitempty"`
+	// Undefined says why no verdict could be computed (a zero median, too
+	// few samples); empty when the numbers hold.
+	Undefined string `json:"undefined,omitempty"`
 }
 
 // AA is the A/A control: one live variant run twice in the round robin. The
@@ -162,6 +197,59 @@ type AA struct {
 	CIHigh    float64   `json:"ci_high"`
 	PValue    float64   `json:"p_value"`
 	SamplesNS []float64 `json:"samples_ns"` // the second copy's samples
+	// Positions are where the copy ran in each round.
+	Positions []int `json:"positions,omitempty"`
+	Stat
+}
+
+// Baseline is before/after measured in one run: the previous build of the
+// kernel (or another kernel, baseline=OTHER) measured again beside the new
+// one, its interleaved rounds in lock step with the new build's and its
+// fresh processes alternating with the new build's. Ratios are new over
+// previous.
+type Baseline struct {
+	Kernel  Kernel `json:"kernel"`
+	SameRun bool   `json:"same_run"`
+	// Other is set when the baseline is another kernel (baseline=OTHER),
+	// empty when it is the previous build of this one.
+	Other    string            `json:"other,omitempty"`
+	Variants []BaselineVariant `json:"variants"`
+	// NewFirst says, per lock-step round, whether the new build's process
+	// ran its round first (the order is random and recorded).
+	NewFirst []bool `json:"new_first,omitempty"`
+	// PairOf gives, per interleaved round, the pair of processes (one of
+	// each build) that took it: the unit the interleaved verdict replicates.
+	PairOf []int `json:"pair_of,omitempty"`
+	// FreshNewFirst says the same per pair of fresh processes, in the
+	// order they ran.
+	FreshNewFirst []bool `json:"fresh_new_first,omitempty"`
+	// Asm of the previous build, per variant name.
+	Asm map[string]string `json:"asm,omitempty"`
+	// Note says what could not be measured (a variant only one side has).
+	Note string `json:"note,omitempty"`
+}
+
+// Verdicts of a baseline comparison.
+const (
+	VerdictFaster       = "faster"
+	VerdictSlower       = "slower"
+	VerdictNoDifference = "no difference"
+	VerdictUndefined    = "undefined"
+)
+
+// BaselineVariant is one variant in one series: the previous build's
+// samples taken in this run, and new over previous.
+type BaselineVariant struct {
+	Name      string    `json:"name"`
+	AsmSame   bool      `json:"asm_same"`
+	Series    string    `json:"series"`
+	SamplesNS []float64 `json:"samples_ns"`
+	Ratio     float64   `json:"ratio"`
+	CILow     float64   `json:"ci_low"`
+	CIHigh    float64   `json:"ci_high"`
+	PValue    *float64  `json:"p_value"`
+	Verdict   string    `json:"verdict"`
+	Stat
 }
 
 // Finding is one thing the run found, in words made from its numbers.

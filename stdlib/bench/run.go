@@ -32,14 +32,18 @@ type runner struct {
 	dir   string
 	nproc int
 	data  collected
+	base  *baseRun // the baseline measured in the same run, or nil
+	// baseDropped says why a baseline asked for was left out.
+	baseDropped string
 	// Phase timing and progress.
 	phaseStart time.Time
 }
 
 // collected is what the processes measured, before it is summarised.
 type collected struct {
-	slots   []string    // interleaved slots in round-robin order; the last is the A/A copy
+	slots   []string    // interleaved slots; the last is the A/A copy
 	inter   [][]float64 // per slot, ns per pass, in round order
+	pos     [][]int     // per slot, its position in each round
 	batch   map[string]int64
 	inproc  map[string]*inProc
 	fresh   map[string]*freshRuns
@@ -135,16 +139,33 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
 	}
+	if opt.Baseline != nil {
+		if opt.Pairs < MinPairs || opt.Pairs > opt.Reps {
+			return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
+		}
+		r.base = newBaseRun(opt.Baseline, r.orderSeed())
+		r.res.Protocol.Pairs = opt.Pairs
+	}
 	return r, nil
 }
+
+// orderSeed is the protocol's order seed as a number.
+func (r *runner) orderSeed() uint64 {
+	n, _ := strconv.ParseUint(r.res.Protocol.OrderSeed, 10, 64)
+	return n
+}
+
+// maxSeed bounds the order seed below 2^53: JavaScript numbers keep
+// integers exact only that far.
+const maxSeed = 1<<53 - 1
 
 func newResult(k *harness.Kernel, opt Options) *Result {
 	var seed [8]byte
 	_, _ = rand.Read(seed[:])
 	p := Protocol{Reps: opt.Reps, Runs: opt.Runs, SettleMS: float64(opt.Settle.Microseconds()) / 1000,
 		Warmup: opt.Warmup, Load: opt.Load, Variants: opt.Variants, Fresh: opt.Fresh, Quick: opt.Quick,
-		Timeout: opt.Timeout.String(), BootstrapResamples: 2000, BootstrapSeed: binary.LittleEndian.Uint64(seed[:]),
-		Alpha: 0.05, ReadsPerPass: ReadsPerPass}
+		Timeout: opt.Timeout.String(), StatsMethod: Method, Alpha: 0.05, ReadsPerPass: ReadsPerPass,
+		OrderSeed: strconv.FormatUint(binary.LittleEndian.Uint64(seed[:])&maxSeed, 10)}
 	if opt.Pin >= 0 {
 		pin := opt.Pin
 		p.Pin = &pin
@@ -252,8 +273,25 @@ func (r *runner) firstExecution(ctx context.Context) error {
 		}
 		r.data.batch[name] = k
 	}
+	if r.base != nil {
+		// The baseline's binary is run once and discarded too: the first
+		// execution after a while pays for what the page cache lost. A
+		// baseline that no longer runs is reported and left out.
+		_, err := r.execBin(ctx, r.base.k.Binary, "baseline-first-discarded", "-slots", strings.Join(r.base.common(vs), ","),
+			"-settle-ms", "0", "-warmup", "0", "-rounds", "0")
+		if len(r.base.common(vs)) == 0 {
+			err = errors.New("it has none of the measured variants")
+		}
+		if err != nil && ctx.Err() == nil {
+			r.baseDropped = fmt.Sprintf("the baseline (%s, binary %s) was left out of this run: %v",
+				r.base.k.Name, short(r.base.k.BinarySHA256), err)
+			r.base, r.res.Protocol.Pairs = nil, 0
+		}
+	}
 	return nil
 }
+
+func short(h string) string { return h[:min(len(h), 12)] }
 
 func (r *runner) batchList(slots []string) string {
 	ks := make([]string, len(slots))
@@ -287,18 +325,29 @@ func (r *runner) interleaved(ctx context.Context) error {
 	aa := r.aaVariant()
 	slots := append(append([]string{}, r.opt.Variants...), aa)
 	r.data.slots, r.data.aaIndex = slots, len(slots)-1
-	r.data.inter = make([][]float64, len(slots))
-	p, err := r.exec(ctx, "interleaved", "-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
+	args := []string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
 		"-cold", aa, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
-		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps))
-	r.collectInterleaved(p, slots)
+		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps), "-order-seed", r.res.Protocol.OrderSeed}
+	if r.base != nil {
+		return r.interleavedPair(ctx, slots, aa, args)
+	}
+	p, err := r.exec(ctx, "interleaved", args...)
+	r.collectInterleaved([]*proc{p}, slots)
 	return err
 }
 
-func (r *runner) collectInterleaved(p *proc, slots []string) {
-	if p == nil {
-		return
+// collectInterleaved reads the interleaved processes (one, or one per
+// pair with a baseline): their rounds in order, the clock, the checksums.
+func (r *runner) collectInterleaved(ps []*proc, slots []string) {
+	r.data.inter, r.data.pos = collectRounds(ps, len(slots))
+	for _, p := range ps {
+		if p != nil {
+			r.collectClockAndSums(p, slots)
+		}
 	}
+}
+
+func (r *runner) collectClockAndSums(p *proc, slots []string) {
 	for _, rec := range p.Records {
 		switch rec.Kind {
 		case "clock":
@@ -309,17 +358,41 @@ func (r *runner) collectInterleaved(p *proc, slots []string) {
 			if r.data.clock != nil {
 				r.data.clock.addGaps(rec)
 			}
-		case "sample":
-			slot, ns, k, ok := sample(rec)
-			if ok && slot < len(slots) {
-				r.data.inter[slot] = append(r.data.inter[slot], float64(ns)/float64(k))
-			}
 		case "checksum":
 			if slot, err := rec.Int("slot"); err == nil && int(slot) < len(slots) {
 				r.addChecksum(slots[slot], rec)
 			}
 		}
 	}
+}
+
+// collectRounds reads the samples of interleaved processes, one after the
+// other: per slot, ns per pass in round order and the position the slot ran
+// at in its round.
+func collectRounds(ps []*proc, nslots int) ([][]float64, [][]int) {
+	inter, pos := make([][]float64, nslots), make([][]int, nslots)
+	var recs []harness.Record
+	for _, p := range ps {
+		if p != nil {
+			recs = append(recs, p.Records...)
+		}
+	}
+	for _, rec := range recs {
+		if rec.Kind != "sample" {
+			continue
+		}
+		slot, ns, k, ok := sample(rec)
+		if !ok || slot >= nslots {
+			continue
+		}
+		inter[slot] = append(inter[slot], float64(ns)/float64(k))
+		at, err := rec.Int("pos")
+		if err != nil {
+			at = int64(slot) // drivers before randomised rounds ran the slots in order
+		}
+		pos[slot] = append(pos[slot], int(at))
+	}
+	return inter, pos
 }
 
 func sample(rec harness.Record) (slot int, ns, k int64, ok bool) {
@@ -333,16 +406,21 @@ func sample(rec harness.Record) (slot int, ns, k int64, ok bool) {
 }
 
 func (r *runner) addChecksum(variant string, rec harness.Record) {
+	addChecksum(r.data.sums, variant, rec)
+}
+
+// addChecksum adds a checksum record of variant to sums.
+func addChecksum(sums map[string]*Checksum, variant string, rec harness.Record) {
 	got, e1 := rec.Float("got")
 	want, e2 := rec.Float("want")
 	passes, e3 := rec.Int("passes")
 	if e1 != nil || e2 != nil || e3 != nil {
 		return
 	}
-	c := r.data.sums[variant]
+	c := sums[variant]
 	if c == nil {
 		c = &Checksum{Want: want}
-		r.data.sums[variant] = c
+		sums[variant] = c
 	}
 	c.Got += got
 	c.Passes += int(passes)
@@ -395,31 +473,50 @@ func (r *runner) collectInProcess(v string, p *proc) {
 // variant, each making its cold pass first and then one measured pass. The
 // variants take turns, so that drift over the run lands on each alike.
 func (r *runner) freshProcesses(ctx context.Context) error {
-	total := r.opt.Runs * len(r.opt.Fresh)
+	total := r.opt.Runs * (len(r.opt.Fresh) + len(r.base.common(r.opt.Fresh)))
 	n := 0
 	for run := 0; run < r.opt.Runs; run++ {
 		for _, v := range r.opt.Fresh {
-			n++
-			r.progress(Progress{Phase: "part 2: fresh processes", Process: n, Of: total})
-			p, err := r.exec(ctx, fmt.Sprintf("fresh-%s-%02d", v, run+1), "-slots", v, "-batch", r.batchList([]string{v}),
-				"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1")
-			r.collectFresh(v, p)
-			if err != nil {
+			args := []string{"-slots", v, "-batch", r.batchList([]string{v}),
+				"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"}
+			one := func(bin, label string, into map[string]*freshRuns, sum func(string, harness.Record)) error {
+				n++
+				r.progress(Progress{Phase: "part 2: fresh processes", Process: n, Of: total})
+				p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), args...)
+				collectFresh(into, v, p, sum)
 				return err
+			}
+			sides := []func() error{func() error { return one(r.k.Binary, "fresh", r.data.fresh, r.addChecksum) }}
+			if r.base.has(v) {
+				old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum) }
+				newFirst := r.base.coin()
+				r.base.freshNewFirst = append(r.base.freshNewFirst, newFirst)
+				if newFirst {
+					sides = append(sides, old)
+				} else {
+					sides = append([]func() error{old}, sides...)
+				}
+			}
+			for _, side := range sides {
+				if err := side(); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
 }
 
-func (r *runner) collectFresh(v string, p *proc) {
+// collectFresh adds one fresh process's cold pass and measured pass to the
+// runs of variant v in into; its checksum records go to sum.
+func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string, harness.Record)) {
 	if p == nil {
 		return
 	}
-	s := r.data.fresh[v]
+	s := into[v]
 	if s == nil {
 		s = &freshRuns{}
-		r.data.fresh[v] = s
+		into[v] = s
 	}
 	var cold *float64
 	var flt int64
@@ -436,7 +533,7 @@ func (r *runner) collectFresh(v string, p *proc) {
 				warm = append(warm, float64(ns)/float64(k))
 			}
 		case "checksum":
-			r.addChecksum(v, rec)
+			sum(v, rec)
 		}
 	}
 	// A process counts in the cold series only with its measured pass, so

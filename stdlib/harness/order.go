@@ -89,3 +89,13 @@ func CheckOrder(recs []Record, nslots int, seed *uint64) error {
 	}
 	return nil
 }
+
+// SeedAtRound is the -order-seed that makes a driver's round i run in the
+// order RoundOrder(seed, round+i, nslots): how a run spread over several
+// processes continues one sequence of rounds.
+func SeedAtRound(seed uint64, round, nslots int) uint64 {
+	if nslots < 2 || round <= 0 {
+		return seed
+	}
+	return seed + uint64(round)*uint64(nslots-1)*splitmixGamma
+}

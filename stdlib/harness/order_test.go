@@ -202,3 +202,16 @@ func countKind(recs []Record, kind string) int {
 	}
 	return n
 }
+
+func TestSeedAtRoundContinuesTheSequence(t *testing.T) {
+	for _, seed := range []uint64{0, 7, 1<<53 - 1} {
+		for _, start := range []int{0, 1, 6, 13} {
+			s := SeedAtRound(seed, start, 4)
+			for i := 0; i < 5; i++ {
+				if got, want := RoundOrder(s, i, 4), RoundOrder(seed, start+i, 4); !slices.Equal(got, want) {
+					t.Fatalf("seed %d from round %d: round %d runs %v, want %v", seed, start, i, got, want)
+				}
+			}
+		}
+	}
+}

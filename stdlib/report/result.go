@@ -90,14 +90,18 @@ func summaryRow(label string, s stats.Summary) []string {
 }
 
 func comparisonTable(r *bench.Result) *table {
-	t := &table{head: []string{"ratio of medians", "series", "ratio", "95% interval", "Mann-Whitney p", "significant"}}
+	t := &table{head: []string{"ratio of medians", "series", "ratio", "95% interval", "p", "p (Holm)", "significant"}}
 	for _, c := range r.Comparisons {
+		padj := "-"
+		if c.Method != "" {
+			padj = fmt.Sprintf("%.3g", c.PAdjusted)
+		}
 		t.add(c.A+" / "+c.B, c.Series, bench.FormatRatio(c.Ratio), fmt.Sprintf("[%s, %s]", bench.FormatRatio(c.CILow), bench.FormatRatio(c.CIHigh)),
-			fmt.Sprintf("%.3g", c.PValue), yesNo(c.Significant))
+			fmt.Sprintf("%.3g", c.PValue), padj, yesNo(c.Significant))
 	}
 	if aa := r.AA; aa.Variant != "" {
 		t.add("A/A: "+aa.Variant+" / its copy", "interleaved", bench.FormatRatio(aa.Ratio),
-			fmt.Sprintf("[%s, %s]", bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh)), fmt.Sprintf("%.3g", aa.PValue), "control")
+			fmt.Sprintf("[%s, %s]", bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh)), fmt.Sprintf("%.3g", aa.PValue), "-", "control")
 	}
 	return t
 }

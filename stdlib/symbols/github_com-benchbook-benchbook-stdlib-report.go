@@ -4,12 +4,16 @@ package symbols
 
 import (
 	"github.com/benchbook/benchbook/stdlib/report"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
 func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/report/report"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BaselineBundle":   reflect.ValueOf(report.BaselineBundle),
+		"BaselineText":     reflect.ValueOf(report.BaselineText),
 		"Build":            reflect.ValueOf(report.Build),
 		"BuildLine":        reflect.ValueOf(report.BuildLine),
 		"Commentary":       reflect.ValueOf(report.Commentary),
@@ -18,6 +22,8 @@ func init() {
 		"ConditionLines":   reflect.ValueOf(report.ConditionLines),
 		"Entry":            reflect.ValueOf(report.Entry),
 		"Result":           reflect.ValueOf(report.Result),
+		"RunToRunDrift":    reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
+		"TextWidth":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 
 		// type definitions
 		"BuildEntry":    reflect.ValueOf((*report.BuildEntry)(nil)),

@@ -12,18 +12,31 @@ import (
 func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/stats/stats"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Autocorrelation":   reflect.ValueOf(stats.Autocorrelation),
 		"Compare":           reflect.ValueOf(stats.Compare),
+		"CompareClustered":  reflect.ValueOf(stats.CompareClustered),
+		"ComparePaired":     reflect.ValueOf(stats.ComparePaired),
+		"CompareUnpaired":   reflect.ValueOf(stats.CompareUnpaired),
 		"DefaultConfidence": reflect.ValueOf(constant.MakeFromLiteral("0.9499999999999999999891579782751449556599254719913005828857421875", token.FLOAT, 0)),
 		"DefaultResamples":  reflect.ValueOf(constant.MakeFromLiteral("2000", token.INT, 0)),
 		"ECDF":              reflect.ValueOf(stats.ECDF),
 		"ErrNoSamples":      reflect.ValueOf(&stats.ErrNoSamples).Elem(),
+		"ErrNonPositive":    reflect.ValueOf(&stats.ErrNonPositive).Elem(),
 		"ErrSamplesEqual":   reflect.ValueOf(&stats.ErrSamplesEqual).Elem(),
+		"ErrTooFew":         reflect.ValueOf(&stats.ErrTooFew).Elem(),
 		"ErrUnpaired":       reflect.ValueOf(&stats.ErrUnpaired).Elem(),
 		"ErrZeroMedian":     reflect.ValueOf(&stats.ErrZeroMedian).Elem(),
+		"Holm":              reflect.ValueOf(stats.Holm),
 		"MannWhitney":       reflect.ValueOf(stats.MannWhitney),
 		"Median":            reflect.ValueOf(stats.Median),
+		"MethodClustered":   reflect.ValueOf(constant.MakeFromLiteral("\"process-pairs/t\"", token.STRING, 0)),
+		"MethodPaired":      reflect.ValueOf(constant.MakeFromLiteral("\"wilcoxon-signed-rank/hl\"", token.STRING, 0)),
+		"MethodUnpaired":    reflect.ValueOf(constant.MakeFromLiteral("\"mann-whitney-u/moses-hl\"", token.STRING, 0)),
+		"MinClusters":       reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"PairShare":         reflect.ValueOf(stats.PairShare),
 		"RatioOfMedians":    reflect.ValueOf(stats.RatioOfMedians),
+		"RhoMax":            reflect.ValueOf(constant.MakeFromLiteral("0.899999999999999999978315956550289911319850943982601165771484375", token.FLOAT, 0)),
+		"RhoMin":            reflect.ValueOf(constant.MakeFromLiteral("0", token.FLOAT, 0)),
 		"Summarize":         reflect.ValueOf(stats.Summarize),
 
 		// type definitions
@@ -31,5 +44,6 @@ func init() {
 		"Comparison": reflect.ValueOf((*stats.Comparison)(nil)),
 		"Interval":   reflect.ValueOf((*stats.Interval)(nil)),
 		"Summary":    reflect.ValueOf((*stats.Summary)(nil)),
+		"Verdict":    reflect.ValueOf((*stats.Verdict)(nil)),
 	}
 }

@@ -6,8 +6,11 @@ package benchtest
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
@@ -57,8 +60,8 @@ func Synthetic(spec Spec) *bench.Result {
 	r := &bench.Result{Schema: bench.SchemaID,
 		Kernel: bench.Kernel{Name: spec.Kernel, Lang: "c", Compiler: "gcc (Debian 12.2.0-14+deb12u1) 12.2.0", Flags: spec.Flags,
 			SourceSHA256: hex64(rng), BinarySHA256: hex64(rng)},
-		Protocol: bench.Protocol{Reps: spec.Reps, Runs: spec.Runs, SettleMS: 100, Warmup: 1, BootstrapResamples: 2000,
-			BootstrapSeed: spec.Seed + 1, Alpha: 0.05, ReadsPerPass: bench.ReadsPerPass},
+		Protocol: bench.Protocol{Reps: spec.Reps, Runs: spec.Runs, SettleMS: 100, Warmup: 1, StatsMethod: bench.Method,
+			OrderSeed: strconv.FormatUint(spec.Seed+1, 10), Alpha: 0.05, ReadsPerPass: bench.ReadsPerPass},
 		Conditions: bench.Conditions{
 			Machine: machine.Description{CPUModel: "Synthetic CPU", LogicalCPUs: 2, PhysicalCores: 2, Kernel: "Linux 6.1"},
 			Clock: bench.Clock{ResolutionNS: 1, ReadCostNS: spec.ReadNS, GapWindowNS: 1e8, GapThresholdNS: 5000,
@@ -89,6 +92,7 @@ func Synthetic(spec Spec) *bench.Result {
 	if aaName != "" {
 		r.AA = bench.AAControl(aaName, r.Variant(aaName).Series.Interleaved.SamplesNS, aaSamples, r.Protocol)
 	}
+	setPositions(r, spec.Seed+1)
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
 	r.Findings = bench.Findings(r)
 	return r
@@ -133,6 +137,26 @@ func variant(vs VariantSpec, spec Spec, normal func(int, float64, float64) []flo
 		v.Checksum = &bench.Checksum{Got: vs.Checksum * float64(n), Want: vs.Checksum, Passes: n, OK: true}
 	}
 	return v
+}
+
+// setPositions records where each interleaved slot ran in each round, as
+// a driver with -order-seed seed would have run them.
+func setPositions(r *bench.Result, seed uint64) {
+	n := len(r.Variants)
+	if r.AA.Variant != "" {
+		n++
+	}
+	for slot := 0; slot < n; slot++ {
+		var pos []int
+		for round := 0; round < r.Protocol.Reps; round++ {
+			pos = append(pos, slices.Index(harness.RoundOrder(seed, round, n), slot))
+		}
+		if slot < len(r.Variants) {
+			r.Variants[slot].Series.Interleaved.Positions = pos
+		} else {
+			r.AA.Positions = pos
+		}
+	}
 }
 
 func hex64(rng *rand.Rand) string {

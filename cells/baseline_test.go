@@ -1,0 +1,141 @@
+package cells
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// A body of dependent float adds over a small array; slow multiplies the
+// work by 1.25 exactly (five passes over the array where there were four).
+func chainKernel(name string, passes int) string {
+	return "%%c " + name + "\n#define N (1 << 12)\nstatic float a[N];\n" +
+		"BENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = (i & 7) * 0.25f; }\n" +
+		"BENCH(sum) { float s = 0; for (int p = 0; p < " + itoa(passes) + "; p++) for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }\n"
+}
+
+func itoa(n int) string { return string(rune('0' + n)) }
+
+func benchResult(t *testing.T, s *Session, label, code string) (*recorder, *bench.Result) {
+	t.Helper()
+	rec, _, e := execute(t, s, label, code)
+	if e != nil {
+		t.Fatalf("%s: %v %v", label, e.Value, e.Traceback)
+	}
+	for _, b := range rec.displays {
+		if r, ok := b.Data[display.MIMEResult].(*bench.Result); ok {
+			return rec, r
+		}
+	}
+	t.Fatalf("%s: no result", label)
+	return nil, nil
+}
+
+func verdicts(r *bench.Result, series string) map[string]bench.BaselineVariant {
+	out := map[string]bench.BaselineVariant{}
+	for _, e := range r.Baseline.Variants {
+		if e.Series == series {
+			out[e.Name] = e
+		}
+	}
+	return out
+}
+
+// Editing a kernel and rerunning %bench measures the previous build in the
+// same run: a body with 25% more work comes out "slower" near 1.25 in the
+// rounds taken in turn, and the same code against itself (baseline=OTHER)
+// "no difference".
+func TestBeforeAfterInOneRun(t *testing.T) {
+	s := newSession(t)
+	execute(t, s, "Cell[1]", chainKernel("k", 4))
+	_, first := benchResult(t, s, "Cell[2]", "%bench k reps=30 runs=20")
+	if first.Baseline != nil {
+		t.Fatal("a first bench has a baseline")
+	}
+	execute(t, s, "Cell[3]", chainKernel("k", 4)) // unchanged: cached, no baseline
+	_, same := benchResult(t, s, "Cell[4]", "%bench k reps=30 runs=20")
+	if same.Baseline != nil {
+		t.Errorf("an unchanged kernel was measured against itself as a baseline")
+	}
+	execute(t, s, "Cell[5]", chainKernel("k", 5))
+	rec, after := benchResult(t, s, "Cell[6]", "%bench k reps=30 runs=20")
+	if after.Baseline == nil || !after.Baseline.SameRun {
+		t.Fatalf("no same-run baseline after an edit: %+v", after.Findings)
+	}
+	e, ok := verdicts(after, "interleaved")["sum"]
+	if !ok {
+		t.Fatal("no interleaved verdict for sum")
+	}
+	if e.Verdict != bench.VerdictSlower || e.Ratio < 1.1 || e.Ratio > 1.45 || len(e.SamplesNS) != after.Protocol.Reps {
+		t.Errorf("25%% more work: verdict %q ratio %.3f [%.3f, %.3f], %d samples", e.Verdict, e.Ratio, e.CILow, e.CIHigh, len(e.SamplesNS))
+	}
+	if len(after.Baseline.NewFirst) != after.Protocol.Reps {
+		t.Errorf("the order of the builds was recorded for %d of %d rounds", len(after.Baseline.NewFirst), after.Protocol.Reps)
+	}
+	if !strings.Contains(rec.streams.String(), "the previous build runs again beside the new one") {
+		t.Errorf("the cell did not say it measures the previous build: %q", rec.streams.String())
+	}
+	html := ""
+	for _, b := range rec.displays {
+		if h, ok := b.Data[display.MIMEHTML].(string); ok && strings.Contains(h, "measured in one run") {
+			html = h
+		}
+	}
+	if !strings.Contains(html, "slower") {
+		t.Errorf("the before/after does not say slower: %.300s", html)
+	}
+
+	// The same code against itself must read "no difference" in every
+	// series. Each verdict is a 95% claim (Holm over the series), so one
+	// run in twenty may say otherwise by chance: a failure is taken again,
+	// and only two in a row (one in 400) fail the test.
+	execute(t, s, "Cell[7]", chainKernel("twin", 5))
+	var wrong []string
+	for try := 0; try < 2; try++ {
+		_, aa := benchResult(t, s, "Cell[8]", "%bench k reps=30 runs=20 baseline=twin")
+		if aa.Baseline == nil || aa.Baseline.Other != "twin" || len(aa.Baseline.Variants) != 3 {
+			t.Fatalf("baseline=twin not recorded with three series: %+v", aa.Baseline)
+		}
+		wrong = nil
+		for _, e := range aa.Baseline.Variants {
+			if e.Verdict != bench.VerdictNoDifference {
+				wrong = append(wrong, fmt.Sprintf("%s/%s: %q, ratio %.4f [%.4f, %.4f]", e.Name, e.Series, e.Verdict, e.Ratio, e.CILow, e.CIHigh))
+			}
+		}
+		if len(wrong) == 0 {
+			break
+		}
+		t.Logf("try %d: the same code as its own baseline: %s", try+1, strings.Join(wrong, "; "))
+	}
+	if len(wrong) > 0 {
+		t.Errorf("the same code as its own baseline, twice: %s", strings.Join(wrong, "; "))
+	}
+}
+
+// A previous build whose binary is gone is reported and the run goes on.
+func TestBaselineGoneFromTheCache(t *testing.T) {
+	s := newSession(t)
+	execute(t, s, "Cell[1]", chainKernel("k", 4))
+	benchResult(t, s, "Cell[2]", "%bench k")
+	s.mu.Lock()
+	prev := s.benched["k"]
+	s.mu.Unlock()
+	if err := os.Remove(prev.Binary); err != nil {
+		t.Fatal(err)
+	}
+	execute(t, s, "Cell[3]", chainKernel("k", 5))
+	rec, r := benchResult(t, s, "Cell[4]", "%bench k")
+	if r.Baseline != nil {
+		t.Error("a baseline without its binary")
+	}
+	if !strings.Contains(rec.streams.String(), "the previous build of k is not in the cache") {
+		t.Errorf("not reported: %q", rec.streams.String())
+	}
+	if _, _, e := execute(t, s, "Cell[5]", "%bench k baseline=nothere"); e == nil || !strings.Contains(e.Value+strings.Join(e.Traceback, ""), "baseline=nothere") {
+		t.Errorf("an unknown baseline kernel: %+v", e)
+	}
+}

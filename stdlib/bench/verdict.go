@@ -1,0 +1,149 @@
+package bench
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// Method is the StatsMethod of the results this version makes: rounds of
+// the interleaved series (and the lock-step rounds of a baseline) are
+// compared with stats.ComparePaired, fresh processes with
+// stats.CompareUnpaired; the p-values of one family of verdicts are
+// adjusted with stats.Holm (the variant pairs of a result are one family,
+// the baseline's variants and series another); a verdict is significant
+// when its adjusted p-value is below alpha. The A/A control is one test of
+// its own and is not adjusted.
+const Method = "rank/1"
+
+// judge compares a with b, paired by round or as independent processes,
+// and fills in the figures every verdict carries. A comparison that cannot
+// be computed (a zero median, too few samples) says why in Undefined and is
+// never significant.
+func judge(a, b []float64, paired bool, alpha float64) (stats.Verdict, Stat) {
+	if paired {
+		n := min(len(a), len(b))
+		a, b = a[:n], b[:n]
+	}
+	var v stats.Verdict
+	var err error
+	if paired {
+		v, err = stats.ComparePaired(a, b, alpha)
+	} else {
+		v, err = stats.CompareUnpaired(a, b, alpha)
+	}
+	return settle(v, err)
+}
+
+// judgeClustered compares rounds a and b taken in process pairs, pairOf
+// giving the pair of each round.
+func judgeClustered(a, b []float64, pairOf []int, alpha float64) (stats.Verdict, Stat) {
+	var ca, cb [][]float64
+	n := min(len(a), len(b), len(pairOf))
+	for i := 0; i < n; i++ {
+		for pairOf[i] >= len(ca) {
+			ca, cb = append(ca, nil), append(cb, nil)
+		}
+		ca[pairOf[i]] = append(ca[pairOf[i]], a[i])
+		cb[pairOf[i]] = append(cb[pairOf[i]], b[i])
+	}
+	v, err := stats.CompareClustered(ca, cb, alpha)
+	if err == nil && (len(a) != len(b) || len(a) != len(pairOf)) {
+		err = fmt.Errorf("%d rounds of the new build, %d of the baseline, %d with a pair: %w", len(a), len(b), len(pairOf), stats.ErrUnpaired)
+	}
+	return settle(v, err)
+}
+
+// settle fills in the figures every verdict carries.
+func settle(v stats.Verdict, err error) (stats.Verdict, Stat) {
+	st := Stat{Shift: finite(v.Shift), Rho: finite(v.Rho), NEff: finite(v.NEff), Method: v.Method}
+	if err != nil {
+		st.Undefined = undefinedReason(err)
+		v.Significant = false
+		if v.P == 0 || math.IsNaN(v.P) {
+			v.P = 1
+		}
+	}
+	v.Ratio, v.Low, v.High = finite(v.Ratio), finite(v.Low), finite(v.High)
+	return v, st
+}
+
+// undefinedReason says in a few words why a verdict could not be computed.
+func undefinedReason(err error) string {
+	switch {
+	case errors.Is(err, stats.ErrNoSamples):
+		return "no samples on one side"
+	case errors.Is(err, stats.ErrZeroMedian), errors.Is(err, stats.ErrNonPositive):
+		return "a sample of zero: faster than the clock resolves"
+	case errors.Is(err, stats.ErrTooFew):
+		return "too few samples for a verdict at 95% (take more reps or runs)"
+	}
+	return err.Error()
+}
+
+// adjust sets PAdjusted (Holm over the family) and Significant on each
+// verdict of one family; undefined verdicts take part with p = 1.
+func adjust(ps []float64, set func(i int, padj float64)) {
+	adj := stats.Holm(ps)
+	for i, pa := range adj {
+		set(i, pa)
+	}
+}
+
+// Comparisons compares every pair of variants in the interleaved series,
+// paired by round, the slower one over the faster one, with Holm's
+// adjustment over the pairs.
+func Comparisons(vs []Variant, p Protocol) []Comparison {
+	var out []Comparison
+	for i := 0; i < len(vs); i++ {
+		for j := i + 1; j < len(vs); j++ {
+			a, b := vs[i], vs[j]
+			if a.Series.Interleaved == nil || b.Series.Interleaved == nil {
+				continue
+			}
+			if a.Series.Interleaved.Summary.Median < b.Series.Interleaved.Summary.Median {
+				a, b = b, a
+			}
+			x, y := a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS
+			if p.StatsMethod == "" {
+				out = append(out, legacyCompare(a.Name, b.Name, x, y, p))
+				continue
+			}
+			v, st := judge(x, y, true, p.Alpha)
+			out = append(out, Comparison{A: a.Name, B: b.Name, Series: "interleaved", Ratio: v.Ratio, CILow: v.Low,
+				CIHigh: v.High, PValue: v.P, Paired: true, Stat: st})
+		}
+	}
+	if p.StatsMethod == "" {
+		return out
+	}
+	ps := make([]float64, len(out))
+	for i, c := range out {
+		ps[i] = c.PValue
+	}
+	adjust(ps, func(i int, pa float64) {
+		out[i].PAdjusted = pa
+		out[i].Significant = out[i].Undefined == "" && pa < p.Alpha
+	})
+	return out
+}
+
+// AAControl compares a variant with its second copy in the same rounds.
+func AAControl(variant string, orig, copySamples []float64, p Protocol) AA {
+	if p.StatsMethod == "" {
+		return legacyAA(variant, orig, copySamples, p)
+	}
+	v, st := judge(orig, copySamples, true, p.Alpha)
+	return AA{Variant: variant, SamplesNS: copySamples, Ratio: v.Ratio, CILow: v.Low, CIHigh: v.High, PValue: v.P, Stat: st}
+}
+
+// finite maps an infinite or undefined figure to 0, since JSON has no
+// infinity; a ratio of 0 is read as "undefined".
+func finite(x float64) float64 {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return 0
+	}
+	return x
+}
