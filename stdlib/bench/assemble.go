@@ -77,9 +77,6 @@ func (r *runner) assemble() {
 		}
 	}
 	res.Findings = Findings(res)
-	if r.baseDropped != "" {
-		res.Findings = append(res.Findings, Finding{Kind: "baseline", Text: r.baseDropped})
-	}
 }
 
 func meanInt(x []int64) float64 {

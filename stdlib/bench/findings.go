@@ -21,6 +21,8 @@ const (
 	KindPrediction  = "prediction"
 	KindGaps        = "interruptions"
 	KindComparison  = "comparison"
+	KindBaseline    = "baseline"
+	KindAutocorr    = "autocorrelation"
 )
 
 // Topics: what a sentence is about. The commentary makes one paragraph of
@@ -38,11 +40,13 @@ const (
 	TopicBatch        = "batch"
 	TopicLoad         = "load"
 	TopicChecksum     = "checksum"
+	TopicBaseline     = "baseline"
+	TopicAutocorr     = "autocorrelation"
 )
 
 // Topics lists the topics in the order Sentences writes them.
-var Topics = []string{TopicPartial, TopicPrediction, TopicDeadCode, TopicComparison, TopicPlausibility,
-	TopicFirstTouch, TopicResolution, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison, TopicAutocorr,
+	TopicPlausibility, TopicFirstTouch, TopicResolution, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
 const (
@@ -59,6 +63,10 @@ const (
 	// ClockReads is how many clock reads a median may last before it no
 	// longer times only the clock.
 	ClockReads = 2
+	// AutocorrLimit is the lag-1 autocorrelation (after small-sample
+	// correction) of the rounds from which a result says they are not
+	// independent: at 0.3 the variance of a mean of them is nearly doubled.
+	AutocorrLimit = 0.3
 )
 
 // Sentence is one thing a result shows, written once from its numbers.
@@ -95,8 +103,8 @@ func Findings(r *Result) []Finding {
 func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
-	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, deadSentences,
-		comparisonSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, gapsSentences,
+	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
+		comparisonSentences, autocorrSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, gapsSentences,
 		spreadSentences, batchSentences, loadSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}

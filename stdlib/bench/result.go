@@ -24,6 +24,8 @@ type Result struct {
 	// Baseline is the previous build of this kernel (or another kernel of
 	// the session) measured again in this run, beside the new one.
 	Baseline *Baseline `json:"baseline,omitempty"`
+	// BaselineDropped says why a baseline asked for was left out of the run.
+	BaselineDropped string `json:"baseline_dropped,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`

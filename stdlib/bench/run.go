@@ -33,8 +33,6 @@ type runner struct {
 	nproc int
 	data  collected
 	base  *baseRun // the baseline measured in the same run, or nil
-	// baseDropped says why a baseline asked for was left out.
-	baseDropped string
 	// Phase timing and progress.
 	phaseStart time.Time
 }
@@ -283,7 +281,7 @@ func (r *runner) firstExecution(ctx context.Context) error {
 			err = errors.New("it has none of the measured variants")
 		}
 		if err != nil && ctx.Err() == nil {
-			r.baseDropped = fmt.Sprintf("the baseline (%s, binary %s) was left out of this run: %v",
+			r.res.BaselineDropped = fmt.Sprintf("the baseline (%s, binary %s) was left out of this run: %v",
 				r.base.k.Name, short(r.base.k.BinarySHA256), err)
 			r.base, r.res.Protocol.Pairs = nil, 0
 		}

@@ -29,6 +29,14 @@ func maxOverMin(s stats.Summary) string {
 	return FormatRatio(*s.MaxOverMin)
 }
 
+// pText is a p-value, with its Holm adjustment when it has one.
+func pText(p float64, st Stat, family int) string {
+	if st.Method == "" || family < 2 {
+		return fmt.Sprintf("p = %.2g", p)
+	}
+	return fmt.Sprintf("p = %.2g (%.2g adjusted for the %d comparisons, Holm)", p, st.PAdjusted, family)
+}
+
 func intervalText(lo, hi float64) string {
 	return fmt.Sprintf("95%% interval [%s, %s]", FormatRatio(lo), FormatRatio(hi))
 }
@@ -125,8 +133,8 @@ func comparisonSentences(f *facts) []Sentence {
 		if a == nil || b == nil || !live(a) || !live(b) {
 			continue
 		}
-		measured := fmt.Sprintf("%s/%s = %s, %s, p = %.2g in the %s series",
-			c.A, c.B, FormatRatio(c.Ratio), intervalText(c.CILow, c.CIHigh), c.PValue, seriesLabel(c.Series))
+		measured := fmt.Sprintf("%s/%s = %s, %s, %s in the %s series",
+			c.A, c.B, FormatRatio(c.Ratio), intervalText(c.CILow, c.CIHigh), pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
 		var text string
 		if c.Significant {
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)

@@ -27,78 +27,24 @@ func BaselineBundle(r *bench.Result) map[string]any {
 }
 
 // BaselineText is the lead sentence of a same-run before/after and one line
-// per variant and series with its verdict.
+// per variant and series with its verdict: the baseline sentences of
+// bench.Sentences, the same ones the commentary shows.
 func BaselineText(r *bench.Result) (head string, lines []string) {
-	bl := r.Baseline
-	if bl == nil {
-		return "", nil
+	names := map[string]bool{}
+	for _, v := range r.Variants {
+		names[v.Name] = true
 	}
-	what := "the previous build of " + r.Kernel.Name
-	if bl.Other != "" {
-		what = "kernel " + bl.Other
-	}
-	head = fmt.Sprintf("%s (%s) ran again beside this build, its interleaved rounds in turn with this build's "+
-		"in random order and its fresh processes alternating with this build's; ratios are this build over %s, "+
-		"with 95%% intervals and p-values adjusted over the %d verdicts (Holm).",
-		what, buildChange(bl.Kernel, r.Kernel), baselineName(bl), len(bl.Variants))
-	if bl.Note != "" {
-		head += " Note: " + bl.Note + "."
-	}
-	for _, e := range bl.Variants {
-		lines = append(lines, baselineLine(e))
+	for _, s := range bench.Sentences(r) {
+		if s.Topic != bench.TopicBaseline {
+			continue
+		}
+		if s.Kind == "" {
+			head = sentence(s.Text, names)
+		} else {
+			lines = append(lines, s.Text)
+		}
 	}
 	return head, lines
-}
-
-func baselineName(bl *bench.Baseline) string {
-	if bl.Other != "" {
-		return bl.Other
-	}
-	return "the previous build"
-}
-
-// buildChange says what differs between two kernel builds.
-func buildChange(before, after bench.Kernel) string {
-	var what []string
-	if before.SourceSHA256 != after.SourceSHA256 {
-		what = append(what, fmt.Sprintf("source %s, now %s", short(before.SourceSHA256), short(after.SourceSHA256)))
-	}
-	if strings.Join(before.Flags, " ") != strings.Join(after.Flags, " ") {
-		what = append(what, fmt.Sprintf("flags %q, now %q", strings.Join(before.Flags, " "), strings.Join(after.Flags, " ")))
-	}
-	if before.Compiler != after.Compiler {
-		what = append(what, fmt.Sprintf("compiler %s, now %s", before.Compiler, after.Compiler))
-	}
-	if len(what) == 0 {
-		if before.BinarySHA256 == after.BinarySHA256 {
-			return "the same binary"
-		}
-		return "the same source and flags, another binary"
-	}
-	return strings.Join(what, "; ")
-}
-
-// baselineLine is one verdict in words.
-func baselineLine(e bench.BaselineVariant) string {
-	series := strings.ReplaceAll(e.Series, "_", "-")
-	asmWord := "assembly identical"
-	if !e.AsmSame {
-		asmWord = "assembly differs"
-	}
-	if e.Verdict == bench.VerdictUndefined {
-		return fmt.Sprintf("%s / %s (%s): undefined: %s", e.Name, series, asmWord, e.Undefined)
-	}
-	iv := fmt.Sprintf("95%% interval [%s, %s], p = %.2g adjusted", bench.FormatRatio(e.CILow), bench.FormatRatio(e.CIHigh), e.PAdjusted)
-	switch e.Verdict {
-	case bench.VerdictSlower:
-		return fmt.Sprintf("%s / %s (%s): slower, new/previous %s (+%.1f%%), %s", e.Name, series, asmWord,
-			bench.FormatRatio(e.Ratio), (e.Ratio-1)*100, iv)
-	case bench.VerdictFaster:
-		return fmt.Sprintf("%s / %s (%s): faster, new/previous %s (%.1f%%), %s", e.Name, series, asmWord,
-			bench.FormatRatio(e.Ratio), (e.Ratio-1)*100, iv)
-	}
-	return fmt.Sprintf("%s / %s (%s): no difference this run can resolve, new/previous %s, %s", e.Name, series, asmWord,
-		bench.FormatRatio(e.Ratio), iv)
 }
 
 func baselineTable(r *bench.Result) *table {

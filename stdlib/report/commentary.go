@@ -22,8 +22,10 @@ type paragraph struct {
 var paragraphs = []paragraph{
 	{bench.TopicPartial, "Partial run.", ""},
 	{bench.TopicPrediction, "Prediction.", ""},
+	{bench.TopicBaseline, "Before / after, in one run.", ""},
 	{bench.TopicDeadCode, "Dead code.", "The compiler may delete work whose value nothing reads; the assembly above shows what each timed region holds."},
 	{bench.TopicComparison, "Live variants.", ""},
+	{bench.TopicAutocorr, "Rounds that are not independent.", ""},
 	{bench.TopicPlausibility, "Plausibility.", ""},
 	{bench.TopicFirstTouch, "First touch.", "The first pass a process makes over its data is the cold pass: the kernel maps the pages on first touch, inside the timed region."},
 	{bench.TopicResolution, "What one run can resolve.", ""},

@@ -39,6 +39,16 @@ func everything() *bench.Result {
 	r.Protocol.Load, r.Protocol.LoadCPUs = 1, []int{1}
 	r.Conditions.During = &machine.During{Seconds: 12.5, BusyPct: []float64{97, 100},
 		Busiest: []machine.ProcUse{{PID: 42, Command: "stress", CPU: 1, BusyPct: 99}, {PID: 7, Command: "sshd", CPU: 0, BusyPct: 0.5}}}
+	r.AA.Rho, r.AA.NEff = 0.45, 11.4
+	now := r.Variant("naive").Series.Interleaved.SamplesNS
+	prev, pairOf := make([]float64, len(now)), make([]int, len(now))
+	for i, x := range now {
+		prev[i], pairOf[i] = x/1.25, i*5/len(now)
+	}
+	r.Protocol.Pairs = 5
+	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf,
+		Variants: []bench.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
+	bench.JudgeBaseline(r, r.Baseline)
 	return refresh(r)
 }
 

@@ -1,0 +1,105 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// baselineSentences say how the baseline was measured and, per variant and
+// series, its verdict; or why a baseline asked for was left out.
+func baselineSentences(f *facts) []Sentence {
+	r := f.r
+	if r.BaselineDropped != "" {
+		return one(TopicBaseline, KindBaseline, "", r.BaselineDropped)
+	}
+	bl := r.Baseline
+	if bl == nil {
+		return nil
+	}
+	who := "the previous build of " + r.Kernel.Name
+	than := "the previous build"
+	if bl.Other != "" {
+		who, than = "kernel "+bl.Other, bl.Other
+	}
+	head := fmt.Sprintf("%s (%s) ran in this run beside this build: %d pairs of processes, one of each build, took the %d interleaved rounds in turn "+
+		"in a random order, and %d fresh processes of each alternated; ratios are this build over %s, each verdict at 95%% with the p-values "+
+		"of its %d verdicts adjusted together (Holm); the interleaved verdict is a test across the process pairs, the fresh and cold ones across processes",
+		who, BuildChange(bl.Kernel, r.Kernel), r.Protocol.Pairs, len(bl.NewFirst), len(bl.FreshNewFirst)/max(len(r.Protocol.Fresh), 1), than, len(bl.Variants))
+	if bl.Note != "" {
+		head += "; " + bl.Note
+	}
+	out := one(TopicBaseline, "", "", head)
+	for _, e := range bl.Variants {
+		out = append(out, one(TopicBaseline, KindBaseline, e.Name, BaselineLine(e))...)
+	}
+	return out
+}
+
+// BuildChange says what differs between two builds of a kernel.
+func BuildChange(before, after Kernel) string {
+	var what []string
+	if before.SourceSHA256 != after.SourceSHA256 {
+		what = append(what, fmt.Sprintf("source %s, now %s", short(before.SourceSHA256), short(after.SourceSHA256)))
+	}
+	if strings.Join(before.Flags, " ") != strings.Join(after.Flags, " ") {
+		what = append(what, fmt.Sprintf("flags %q, now %q", strings.Join(before.Flags, " "), strings.Join(after.Flags, " ")))
+	}
+	if before.Compiler != after.Compiler {
+		what = append(what, fmt.Sprintf("compiler %s, now %s", before.Compiler, after.Compiler))
+	}
+	if len(what) == 0 {
+		if before.BinarySHA256 == after.BinarySHA256 {
+			return "the same binary"
+		}
+		return "the same source and flags, another binary"
+	}
+	return strings.Join(what, "; ")
+}
+
+// BaselineLine is one verdict of a baseline in words.
+func BaselineLine(e BaselineVariant) string {
+	series := seriesLabel(e.Series)
+	asm := "assembly identical"
+	if !e.AsmSame {
+		asm = "assembly differs"
+	}
+	if e.Verdict == VerdictUndefined {
+		return fmt.Sprintf("%s / %s (%s): undefined: %s; new/previous medians %s", e.Name, series, asm, e.Undefined, FormatRatio(e.Ratio))
+	}
+	iv := fmt.Sprintf("%s, p = %.2g adjusted", intervalText(e.CILow, e.CIHigh), e.PAdjusted)
+	switch e.Verdict {
+	case VerdictSlower, VerdictFaster:
+		return fmt.Sprintf("%s / %s (%s): %s, new/previous %s (%+.1f%%), %s", e.Name, series, asm, e.Verdict,
+			FormatRatio(e.Ratio), (e.Ratio-1)*100, iv)
+	}
+	return fmt.Sprintf("%s / %s (%s): no difference this run can resolve, new/previous %s, %s", e.Name, series, asm,
+		FormatRatio(e.Ratio), iv)
+}
+
+// autocorrSentences flag rounds that are not independent: the strongest
+// autocorrelation any paired verdict of the interleaved series accounted
+// for, when it reaches AutocorrLimit.
+func autocorrSentences(f *facts) []Sentence {
+	r := f.r
+	best, where, neff, n := 0.0, "", 0.0, 0
+	consider := func(name string, st Stat, rounds int) {
+		if st.Rho > best {
+			best, where, neff, n = st.Rho, name, st.NEff, rounds
+		}
+	}
+	if r.AA.Variant != "" {
+		consider("the A/A control of "+r.AA.Variant, r.AA.Stat, len(r.AA.SamplesNS))
+	}
+	for _, c := range r.Comparisons {
+		if c.Series == "interleaved" {
+			consider(c.A+"/"+c.B, c.Stat, r.Summary(c.A, "interleaved").N)
+		}
+	}
+	if best < AutocorrLimit {
+		return nil
+	}
+	return one(TopicAutocorr, KindAutocorr, "", fmt.Sprintf("the interleaved rounds are not independent: in %s the log-ratios of "+
+		"successive rounds correlate (lag-1 %.2f after the small-sample correction), so the %d rounds count as about %.0f "+
+		"independent ones, and its interval and p-value are widened to match; slow drift of the machine over the run does this",
+		where, best, n, neff))
+}
