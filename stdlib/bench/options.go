@@ -72,7 +72,7 @@ func (p Progress) String() string {
 // DefaultOptions are the protocol's defaults.
 func DefaultOptions() Options {
 	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute,
-		Pairs: 5}
+		Pairs: 10}
 }
 
 var keyHelp = map[string]string{

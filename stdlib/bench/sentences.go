@@ -133,8 +133,8 @@ func comparisonSentences(f *facts) []Sentence {
 		if a == nil || b == nil || !live(a) || !live(b) {
 			continue
 		}
-		measured := fmt.Sprintf("%s/%s = %s, %s, %s in the %s series",
-			c.A, c.B, FormatRatio(c.Ratio), intervalText(c.CILow, c.CIHigh), pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
+		measured := fmt.Sprintf("%s, %s in the %s series", EstimateText(c.A+"/"+c.B, c.Ratio, c.Shift, c.CILow, c.CIHigh),
+			pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
 		var text string
 		if c.Significant {
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)

@@ -66,14 +66,38 @@ func BaselineLine(e BaselineVariant) string {
 	if e.Verdict == VerdictUndefined {
 		return fmt.Sprintf("%s / %s (%s): undefined: %s; new/previous medians %s", e.Name, series, asm, e.Undefined, FormatRatio(e.Ratio))
 	}
-	iv := fmt.Sprintf("%s, p = %.2g adjusted", intervalText(e.CILow, e.CIHigh), e.PAdjusted)
+	est := EstimateText("new/previous", e.Ratio, e.Shift, e.CILow, e.CIHigh) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
 	switch e.Verdict {
 	case VerdictSlower, VerdictFaster:
-		return fmt.Sprintf("%s / %s (%s): %s, new/previous %s (%+.1f%%), %s", e.Name, series, asm, e.Verdict,
-			FormatRatio(e.Ratio), (e.Ratio-1)*100, iv)
+		return fmt.Sprintf("%s / %s (%s): %s, %s", e.Name, series, asm, e.Verdict, est)
 	}
-	return fmt.Sprintf("%s / %s (%s): no difference this run can resolve, new/previous %s, %s", e.Name, series, asm,
-		FormatRatio(e.Ratio), iv)
+	return fmt.Sprintf("%s / %s (%s): no difference this run can resolve, %s", e.Name, series, asm, est)
+}
+
+// EstimateText gives a verdict's figures: the ratio of medians, the typical
+// ratio the rank test estimates (Hodges-Lehmann) and its interval. When the
+// ratio of medians falls outside the interval, which happens when the two
+// distributions differ in shape (a clock tick more or less, a bimodal
+// series) rather than only in place, it says so.
+func EstimateText(what string, ratio, shift, lo, hi float64) string {
+	text := fmt.Sprintf("%s = %s by the medians", what, ratioWords(ratio))
+	if shift > 0 && FormatRatio(shift) != FormatRatio(ratio) {
+		text += fmt.Sprintf(", typical ratio %s", FormatRatio(shift))
+	}
+	text += ", " + intervalText(lo, hi)
+	if ratio > 0 && (ratio < lo || ratio > hi) && lo > 0 {
+		text += ": the ratio of medians lies outside the interval of the typical ratio, so the two distributions differ in shape, not only in place"
+	}
+	return text
+}
+
+// ratioWords is a ratio, with its change in percent when it is within a
+// factor of two.
+func ratioWords(r float64) string {
+	if r > 0.5 && r < 2 {
+		return fmt.Sprintf("%s (%+.1f%%)", FormatRatio(r), (r-1)*100)
+	}
+	return FormatRatio(r)
 }
 
 // autocorrSentences flag rounds that are not independent: the strongest
@@ -91,7 +115,8 @@ func autocorrSentences(f *facts) []Sentence {
 		consider("the A/A control of "+r.AA.Variant, r.AA.Stat, len(r.AA.SamplesNS))
 	}
 	for _, c := range r.Comparisons {
-		if c.Series == "interleaved" {
+		a, b := r.Variant(c.A), r.Variant(c.B)
+		if c.Series == "interleaved" && a != nil && b != nil && live(a) && live(b) {
 			consider(c.A+"/"+c.B, c.Stat, r.Summary(c.A, "interleaved").N)
 		}
 	}

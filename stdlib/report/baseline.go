@@ -48,7 +48,7 @@ func BaselineText(r *bench.Result) (head string, lines []string) {
 }
 
 func baselineTable(r *bench.Result) *table {
-	t := &table{head: []string{"variant / series", "median previous", "median new", "new/previous", "95% interval", "p (Holm)", "n eff", "verdict"}}
+	t := &table{head: []string{"variant / series", "median previous", "median new", "new/previous", "typical", "95% interval", "p (Holm)", "n eff", "verdict"}}
 	for _, e := range r.Baseline.Variants {
 		now := r.Summary(e.Name, e.Series)
 		prev := bench.NewSamples(e.SamplesNS)
@@ -61,7 +61,7 @@ func baselineTable(r *bench.Result) *table {
 			iv = fmt.Sprintf("[%s, %s]", bench.FormatRatio(e.CILow), bench.FormatRatio(e.CIHigh))
 			p = fmt.Sprintf("%.3g", e.PAdjusted)
 		}
-		t.add(e.Name+" / "+strings.ReplaceAll(e.Series, "_", "-"), ns(pm), ns(now.Median), bench.FormatRatio(e.Ratio), iv, p,
+		t.add(e.Name+" / "+strings.ReplaceAll(e.Series, "_", "-"), ns(pm), ns(now.Median), bench.FormatRatio(e.Ratio), bench.FormatRatio(e.Shift), iv, p,
 			fmt.Sprintf("%.0f", e.NEff), e.Verdict)
 	}
 	return t

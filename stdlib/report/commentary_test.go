@@ -218,8 +218,9 @@ func TestSignificanceWording(t *testing.T) {
 				}
 			}
 			cmp := r.Comparisons[0]
-			measured := fmt.Sprintf("%s/%s = %s, 95%% interval [%s, %s]", cmp.A, cmp.B, bench.FormatRatio(cmp.Ratio), bench.FormatRatio(cmp.CILow), bench.FormatRatio(cmp.CIHigh))
-			if !strings.HasPrefix(text, c.want) || strings.Contains(text, c.not) || !strings.Contains(text, measured) {
+			measured := fmt.Sprintf("%s/%s = %s", cmp.A, cmp.B, bench.FormatRatio(cmp.Ratio))
+			iv := fmt.Sprintf("95%% interval [%s, %s]", bench.FormatRatio(cmp.CILow), bench.FormatRatio(cmp.CIHigh))
+			if !strings.HasPrefix(text, c.want) || strings.Contains(text, c.not) || !strings.Contains(text, measured) || !strings.Contains(text, iv) {
 				t.Errorf("comparison sentence %q: want it to start %q, lack %q, and hold %q", text, c.want, c.not, measured)
 			}
 			if !strings.Contains(Commentary(r), text[1:]) {

@@ -23,6 +23,7 @@ func init() {
 		"DefaultOptions":      reflect.ValueOf(bench.DefaultOptions),
 		"ErrChecksum":         reflect.ValueOf(&bench.ErrChecksum).Elem(),
 		"ErrInterrupted":      reflect.ValueOf(&bench.ErrInterrupted).Elem(),
+		"EstimateText":        reflect.ValueOf(bench.EstimateText),
 		"Findings":            reflect.ValueOf(bench.Findings),
 		"FormatNS":            reflect.ValueOf(bench.FormatNS),
 		"FormatPct":           reflect.ValueOf(bench.FormatPct),
