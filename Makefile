@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-go test-integration check-generated bench clean
+.PHONY: all setup setup-test build install run test test-fresh test-go test-integration check-generated bench clean
 
 all: build
 
@@ -32,7 +32,7 @@ run: setup install
 	@echo
 	@echo "executed notebook: $(OUT)/investigation.ipynb"
 	@echo "HTML:              $(OUT)/investigation.html"
-	@echo "open it in Jupyter: jupyter notebook $(OUT)/investigation.ipynb (kernel: Go (benchbook))"
+	@echo "open it in Jupyter: jupyter notebook $(OUT)/investigation.ipynb$$( [ "$$(id -u)" = 0 ] && echo ' --allow-root') (kernel: Go (benchbook))"
 
 test: setup-test build check-generated test-go test-integration
 
@@ -50,6 +50,10 @@ test-go:
 
 test-integration: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m pytest -q -p no:cacheprovider tests
+
+# The README's two commands on a Debian 12 minbase root (debootstrap, chroot).
+test-fresh:
+	scripts/test-fresh.sh
 
 # Speed targets, measured side by side in one run (never in unit tests).
 bench:

@@ -47,7 +47,18 @@ have_go() {
 if ! have_go && [ -x /usr/local/go/bin/go ]; then PATH=/usr/local/go/bin:$PATH; export PATH; fi
 if ! have_go; then
 	arch=$(dpkg --print-architecture)
-	proxy=$(printf '%s' "${GOPROXY:-https://proxy.golang.org}" | cut -d, -f1)
+	# The module proxy: GOPROXY, else the default of Debian's own Go
+	# (installed here only to ask it), so no address is written down here.
+	if [ -z "${GOPROXY:-}" ]; then
+		if ! command -v go >/dev/null 2>&1 && ! [ -x /usr/lib/go/bin/go ]; then
+			say "installing Debian's golang-go to learn its default module proxy"
+			as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+			as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go >/dev/null
+		fi
+		GOPROXY=$( (command -v go >/dev/null 2>&1 && go env GOPROXY) || /usr/lib/go/bin/go env GOPROXY)
+	fi
+	proxy=$(printf '%s' "$GOPROXY" | tr ',|' '\n\n' | grep -v '^direct$' | grep -v '^off$' | head -1)
+	[ -n "$proxy" ] || { say "GOPROXY=$GOPROXY names no module proxy to download Go $GO_VERSION from"; exit 1; }
 	url="$proxy/golang.org/toolchain/@v/v0.0.1-go$GO_VERSION.linux-$arch.zip"
 	say "installing Go $GO_VERSION from $url"
 	tmp=$(mktemp -d)
