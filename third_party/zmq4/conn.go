@@ -18,6 +18,22 @@ import (
 
 var ErrClosedConn = errors.New("zmq4: read/write on closed connection")
 
+// DefaultMaxMessageSize is the largest message a Conn reads unless the
+// socket was made WithMaxMessageSize (benchbook patch, see PATCHES.md).
+const DefaultMaxMessageSize int64 = 1 << 30
+
+// frameOverhead is what each frame counts against the maximum message size
+// beyond its bytes, so that a flood of empty frames is bounded too.
+const frameOverhead = 64
+
+// ErrMessageTooLarge is returned when a peer announces a frame, or a
+// message, over the maximum size; the connection is then closed.
+var ErrMessageTooLarge = errors.New("zmq4: message larger than the maximum size")
+
+// errPanic wraps a panic recovered while reading from or handshaking with
+// a peer: a malformed peer must never crash the process.
+var errPanic = errors.New("zmq4: recovered panic")
+
 // Conn implements the ZeroMQ Message Transport Protocol as defined
 // in https://rfc.zeromq.org/spec:23/ZMTP/.
 type Conn struct {
@@ -37,6 +53,8 @@ type Conn struct {
 
 	closed         int32
 	onCloseErrorCB func(c *Conn)
+
+	maxSize int64 // largest message read, frame overheads included
 }
 
 func (c *Conn) Close() error {
@@ -65,6 +83,11 @@ func (c *Conn) Write(p []byte) (int, error) {
 // An optional onCloseErrorCB can be provided to inform the caller when this Conn is closed.
 // Open performs a complete ZMTP handshake.
 func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
+	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, DefaultMaxMessageSize)
+}
+
+// open is Open with a maximum message size (maxSize <= 0: the default).
+func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), maxSize int64) (conn *Conn, err error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -73,7 +96,11 @@ func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		return nil, fmt.Errorf("zmq4: invalid nil security")
 	}
 
-	conn := &Conn{
+	if maxSize <= 0 {
+		maxSize = DefaultMaxMessageSize
+	}
+	conn = &Conn{
+		maxSize:        maxSize,
 		typ:            sockType,
 		id:             sockID,
 		rw:             rw,
@@ -87,7 +114,12 @@ func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 	conn.Meta[sysSockID] = conn.id.String()
 	conn.Peer.Meta = make(Metadata)
 
-	err := conn.init(sec)
+	defer func() {
+		if p := recover(); p != nil {
+			conn, err = nil, fmt.Errorf("zmq4: could not initialize ZMTP connection: %w: %v", errPanic, p)
+		}
+	}()
+	err = conn.init(sec)
 	if err != nil {
 		return nil, fmt.Errorf("zmq4: could not initialize ZMTP connection: %w", err)
 	}
@@ -110,7 +142,9 @@ func (conn *Conn) init(sec Security) error {
 	}
 
 	peer := SocketType(conn.Peer.Meta[sysSockType])
-	if !peer.IsCompatible(conn.typ) {
+	// benchbook patch: was peer.IsCompatible(conn.typ), which panics on
+	// a socket type the peer made up; compatibility is symmetric.
+	if !conn.typ.IsCompatible(peer) {
 		return fmt.Errorf("zmq4: peer=%q not compatible with %q", peer, conn.typ)
 	}
 
@@ -366,8 +400,20 @@ func (c *Conn) send(isCommand bool, body []byte, flag byte) error {
 	return nil
 }
 
-// read returns the isCommand flag, the body of the message, and optionally an error
-func (c *Conn) read() Msg {
+// read returns the next message; a panic while reading becomes its error.
+func (c *Conn) read() (msg Msg) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = Msg{err: fmt.Errorf("%w: %v", errPanic, p)}
+		}
+	}()
+	return c.readMsg()
+}
+
+// readMsg reads the frames of one message or command. It refuses a frame
+// or message over c.maxSize before allocating anything for it, and
+// allocates a large frame as its bytes arrive, not as its header claims.
+func (c *Conn) readMsg() Msg {
 	var (
 		header  [2]byte
 		longHdr [8]byte
@@ -375,7 +421,12 @@ func (c *Conn) read() Msg {
 
 		hasMore = true
 		isCmd   = false
+		total   uint64
 	)
+	maxSize := uint64(c.maxSize)
+	if c.maxSize <= 0 {
+		maxSize = uint64(DefaultMaxMessageSize)
+	}
 
 	for hasMore {
 
@@ -408,13 +459,14 @@ func (c *Conn) read() Msg {
 			size = binary.BigEndian.Uint64(longHdr[:])
 		}
 
-		if size > uint64(maxInt64) {
-			msg.err = errOverflow
+		if size > maxSize || total+size+frameOverhead > maxSize {
+			msg.err = fmt.Errorf("%w: a frame of %d bytes after %d (limit %d)", ErrMessageTooLarge, size, total, maxSize)
 			return msg
 		}
+		total += size + frameOverhead
 
-		body := make([]byte, size)
-		_, msg.err = io.ReadFull(c.rw, body)
+		var body []byte
+		body, msg.err = readBody(c.rw, int(size))
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -437,6 +489,29 @@ func (c *Conn) read() Msg {
 		msg.Type = CmdMsg
 	}
 	return msg
+}
+
+// bodyChunk is the most readBody allocates before any byte has arrived.
+const bodyChunk = 1 << 16
+
+// readBody reads a frame body of size bytes, growing its buffer (doubling,
+// never beyond size) as bytes arrive.
+func readBody(r io.Reader, size int) ([]byte, error) {
+	body := make([]byte, min(size, bodyChunk))
+	n := 0
+	for {
+		m, err := io.ReadFull(r, body[n:])
+		n += m
+		if err != nil {
+			return nil, err
+		}
+		if n == size {
+			return body, nil
+		}
+		grown := make([]byte, min(size, 2*len(body)))
+		copy(grown, body)
+		body = grown
+	}
 }
 
 func (conn *Conn) subscribe(msg Msg) {

@@ -51,6 +51,16 @@ func WithTimeout(timeout time.Duration) Option {
 	}
 }
 
+// WithMaxMessageSize sets the largest message the socket reads from a
+// peer, counting each frame's bytes plus 64; a peer that announces more is
+// disconnected before anything is allocated for it. n <= 0 means
+// DefaultMaxMessageSize (benchbook patch, see PATCHES.md).
+func WithMaxMessageSize(n int64) Option {
+	return func(s *socket) {
+		s.maxSize = n
+	}
+}
+
 // WithLogger sets a dedicated log.Logger for the socket.
 func WithLogger(msg *log.Logger) Option {
 	return func(s *socket) {

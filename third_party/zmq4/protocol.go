@@ -242,7 +242,7 @@ func (prop Property) Read(data []byte) (n int, err error) {
 func (prop *Property) Write(data []byte) (n int, err error) {
 	klen := int(data[n])
 	n++
-	if klen > len(data) {
+	if n+klen+4 > len(data) { // benchbook patch: was klen > len(data)
 		return n, io.ErrUnexpectedEOF
 	}
 

@@ -220,6 +220,7 @@ type pubMWriter struct {
 	ctx context.Context
 	mu  sync.Mutex
 	ws  []*Conn
+	qs  map[*Conn]*peerQueue // benchbook patch: one send queue per subscriber
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond
@@ -231,6 +232,7 @@ type pubMWriter struct {
 func newPubMWriter(ctx context.Context) *pubMWriter {
 	p := &pubMWriter{
 		ctx: ctx,
+		qs:  make(map[*Conn]*peerQueue),
 		q:   NewQueue(),
 	}
 	p.qcond = sync.NewCond(&p.qmu)
@@ -263,19 +265,25 @@ func (w *pubMWriter) Close() error {
 	w.mu.Lock()
 	var err error
 	for _, ww := range w.ws {
+		w.qs[ww].close()
 		e := ww.Close()
 		if e != nil && err == nil {
 			err = e
 		}
 	}
 	w.ws = nil
+	w.qs = make(map[*Conn]*peerQueue)
 	w.mu.Unlock()
 	return err
 }
 
 func (mw *pubMWriter) addConn(w *Conn) {
+	mw.qmu.Lock()
+	hwm := mw.hwm
+	mw.qmu.Unlock()
 	mw.mu.Lock()
 	mw.ws = append(mw.ws, w)
+	mw.qs[w] = newPeerQueue(w, hwm, peerQueueBytes)
 	mw.mu.Unlock()
 }
 
@@ -293,6 +301,8 @@ func (mw *pubMWriter) rmConn(w *Conn) {
 	}
 	if cur >= 0 {
 		mw.ws = append(mw.ws[:cur], mw.ws[cur+1:]...)
+		mw.qs[w].close()
+		delete(mw.qs, w)
 	}
 }
 
@@ -312,11 +322,13 @@ func (w *pubMWriter) sendMsg(msg Msg) {
 	topic := string(msg.Frames[0])
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	// TODO(inphi): distribute messages across subscribers at once
+	// benchbook patch: queue for each subscriber without blocking; a
+	// subscriber whose queue is full misses the message (libzmq's PUB
+	// semantics at the high-water mark) instead of stalling the others.
 	for i := range w.ws {
 		ww := w.ws[i]
 		if ww.subscribed(topic) {
-			_ = ww.SendMsg(msg)
+			w.qs[ww].push(msg)
 		}
 	}
 }

@@ -212,6 +212,7 @@ type repWriter struct {
 
 	mu    sync.Mutex
 	conns []*Conn
+	qs    map[*Conn]*peerQueue // benchbook patch: one send queue per peer
 
 	sendCh chan repSendPayload
 }
@@ -227,6 +228,7 @@ func newRepWriter(ctx context.Context, state *repState) *repWriter {
 	r := &repWriter{
 		ctx:    ctx,
 		state:  state,
+		qs:     make(map[*Conn]*peerQueue),
 		sendCh: make(chan repSendPayload),
 	}
 	go r.run()
@@ -236,6 +238,7 @@ func newRepWriter(ctx context.Context, state *repState) *repWriter {
 func (r *repWriter) addConn(w *Conn) {
 	r.mu.Lock()
 	r.conns = append(r.conns, w)
+	r.qs[w] = newPeerQueue(w, defaultPeerQueueLen, peerQueueBytes)
 	r.mu.Unlock()
 }
 
@@ -252,6 +255,8 @@ func (r *repWriter) rmConn(conn *Conn) {
 	}
 	if cur >= 0 {
 		r.conns = append(r.conns[:cur], r.conns[cur+1:]...)
+		r.qs[conn].close()
+		delete(r.qs, conn)
 	}
 }
 
@@ -287,8 +292,10 @@ func (r *repWriter) sendPayload(payload repSendPayload) {
 	for _, conn := range r.conns {
 		if conn == payload.conn {
 			reply := payload.buildReplyMsg()
-			// not much we can do at this point. Perhaps log the error?
-			_ = conn.SendMsg(reply)
+			// benchbook patch: queue without blocking; a peer that does
+			// not read its replies loses them instead of stalling the
+			// replies to every other peer.
+			r.qs[conn].push(reply)
 			return
 		}
 	}
@@ -301,12 +308,14 @@ func (r *repWriter) Close() error {
 
 	var err error
 	for _, conn := range r.conns {
+		r.qs[conn].close()
 		e := conn.Close()
 		if e != nil && err == nil {
 			err = e
 		}
 	}
 	r.conns = nil
+	r.qs = make(map[*Conn]*peerQueue)
 	return err
 }
 

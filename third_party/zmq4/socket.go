@@ -41,6 +41,7 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
+	maxSize       int64 // largest message read from a peer (benchbook patch)
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -221,16 +222,31 @@ func (sck *socket) accept() {
 				continue
 			}
 
-			zconn, err := Open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn)
-			if err != nil {
-				// FIXME(sbinet): maybe bubble up this error to application code?
-				sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
-				continue
-			}
-
-			sck.addConn(zconn)
+			// benchbook patch: handshake on its own goroutine, within the
+			// socket's timeout, so that a peer that never sends its
+			// greeting does not stop the socket accepting others.
+			go sck.openAccepted(ctx, conn)
 		}
 	}
+}
+
+// openAccepted performs the ZMTP handshake with an accepted peer and adds
+// the connection; on failure it logs and closes the peer's connection.
+func (sck *socket) openAccepted(ctx context.Context, conn net.Conn) {
+	_ = conn.SetDeadline(time.Now().Add(sck.timeout))
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.maxSize)
+	if err != nil {
+		// FIXME(sbinet): maybe bubble up this error to application code?
+		sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
+		conn.Close()
+		return
+	}
+	_ = conn.SetDeadline(time.Time{})
+	if ctx.Err() != nil {
+		conn.Close()
+		return
+	}
+	sck.addConn(zconn)
 }
 
 // Dial connects a remote endpoint to the Socket.
@@ -267,7 +283,7 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := Open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.maxSize)
 	if err != nil {
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
