@@ -225,14 +225,14 @@ func (sck *socket) accept() {
 			// benchbook patch: handshake on its own goroutine, within the
 			// socket's timeout, so that a peer that never sends its
 			// greeting does not stop the socket accepting others.
-			go sck.openAccepted(ctx, conn)
+			go sck.openAccepted(conn)
 		}
 	}
 }
 
 // openAccepted performs the ZMTP handshake with an accepted peer and adds
 // the connection; on failure it logs and closes the peer's connection.
-func (sck *socket) openAccepted(ctx context.Context, conn net.Conn) {
+func (sck *socket) openAccepted(conn net.Conn) {
 	_ = conn.SetDeadline(time.Now().Add(sck.timeout))
 	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.maxSize)
 	if err != nil {
@@ -242,10 +242,6 @@ func (sck *socket) openAccepted(ctx context.Context, conn net.Conn) {
 		return
 	}
 	_ = conn.SetDeadline(time.Time{})
-	if ctx.Err() != nil {
-		conn.Close()
-		return
-	}
 	sck.addConn(zconn)
 }
 
