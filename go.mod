@@ -28,3 +28,7 @@ require (
 	golang.org/x/text v0.42.0 // indirect
 	rsc.io/pdf v0.1.1 // indirect
 )
+
+// Patched copy of v0.17.0: frame size guard, recover, per-peer send queues.
+// See third_party/zmq4/PATCHES.md.
+replace github.com/go-zeromq/zmq4 => ./third_party/zmq4

@@ -24,11 +24,26 @@
 //   - an outbox per sending socket (shell, control, iopub).
 //
 // Handlers never touch a socket: they queue signed frames on an outbox and
-// wait at most a bounded time for room. A zmq4 send writes to the connection
-// without a deadline, so a client that stops reading blocks that socket's
-// outbox goroutine (and, zmq4 holding one lock per socket, the other clients
-// of the same socket), but never a handler, the heartbeat or another socket.
-// zmq4's PUB queue is bounded by a high-water mark beyond which it drops.
+// wait at most a bounded time for room. A zmq4 ROUTER send writes to the
+// connection without a deadline, so a client that stops reading blocks that
+// socket's outbox goroutine (and, zmq4 holding one lock per socket, the other
+// clients of the same socket), but never a handler, the heartbeat or another
+// socket.
+//
+// # Hostile peers
+//
+// The kernel uses a patched zmq4 (third_party/zmq4, see its PATCHES.md). A
+// peer of any socket that announces a frame or message over the maximum
+// size (DefaultMaxMessageSize, 1 GiB, or MaxMessageSizeEnv) is disconnected
+// before anything is allocated for it, and a panic while reading from or
+// handshaking with a peer is an error that closes that connection. The PUB
+// (iopub) and REP (heartbeat) sockets send to each peer through its own
+// bounded queue: a subscriber or heartbeat peer that stops reading loses its
+// own messages, as libzmq's PUB drops at the high-water mark, and never
+// delays the others. An accepted peer has the socket's send timeout to
+// complete the ZMTP handshake. An empty key is accepted (unsigned messages,
+// as the protocol allows) with a warning in the log: anyone who can reach
+// the ports can then run code. kernel/wire_attack_test.go tests each case.
 //
 // Every request is bracketed by status busy and idle on iopub with the
 // request as parent, and is replied on the socket it came in on. An execute

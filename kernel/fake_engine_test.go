@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 )
@@ -10,6 +11,7 @@ import (
 //
 //	echo TEXT   streams "out:TEXT" on stdout, returns TEXT as text/plain
 //	streams     streams 2x25 lines from two goroutines at once
+//	flood N S   streams N texts of S bytes
 //	display     display_data, update_display_data, clear_output
 //	fail        returns an error with a traceback
 //	block       blocks until its context is cancelled, then fails
@@ -50,6 +52,14 @@ func (e *fakeEngine) Execute(ctx context.Context, req ExecuteRequest, out Output
 		text := strings.TrimPrefix(code, "echo ")
 		out.Stream("stdout", "out:"+text)
 		return ExecuteResult{Data: map[string]any{"text/plain": text}}
+	case strings.HasPrefix(code, "flood "): // flood N SIZE: N streams of SIZE bytes
+		var n, size int
+		fmt.Sscan(strings.TrimPrefix(code, "flood "), &n, &size)
+		text := strings.Repeat("f", size)
+		for range n {
+			out.Stream("stdout", text)
+		}
+		return ExecuteResult{}
 	case code == "streams":
 		var wg sync.WaitGroup
 		for g := range 2 {

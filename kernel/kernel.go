@@ -21,7 +21,8 @@ type config struct {
 	workerGrace  time.Duration // longest shutdown waits for a cancelled execute
 	engineWait   time.Duration // longest shutdown waits for Engine.Shutdown
 	replayWindow int           // recent signatures remembered
-	iopubHWM     int           // messages zmq4's PUB queue holds before dropping
+	iopubHWM     int           // messages zmq4's PUB queue, and each subscriber's, holds before dropping
+	maxMsgSize   int64         // largest message read from a peer (zmq4.WithMaxMessageSize)
 	// onReceive, when set, is called with each accepted request before it
 	// is queued (channel is "shell", "control" or "stdin").
 	onReceive func(channel string, m Message)
@@ -37,8 +38,14 @@ func defaultConfig() config {
 		engineWait:   5 * time.Second,
 		replayWindow: DefaultReplayWindow,
 		iopubHWM:     100000,
+		maxMsgSize:   DefaultMaxMessageSize,
 	}
 }
+
+// emptyKeyWarning is logged when the connection file's key is empty.
+const emptyKeyWarning = "WARNING: the connection file has an empty key, so messages are not signed: " +
+	"any process that can reach the kernel's ports (any local user, for tcp on 127.0.0.1) can run code as this user. " +
+	"Use a key (jupyter_client writes one by default) unless every port is private to you."
 
 // request is an accepted message with where its replies go.
 type request struct {
@@ -106,6 +113,9 @@ func (r *runningExec) interrupt() bool {
 // newKernel binds the sockets of ci and starts the outboxes.
 func newKernel(ci ConnectionInfo, eng Engine, logw io.Writer, cfg config) (*kernel, error) {
 	logger := log.New(logw, "kernel: ", log.LstdFlags|log.Lmicroseconds)
+	if ci.Key == "" {
+		logger.Print(emptyKeyWarning)
+	}
 	socks, err := bindSockets(ci, cfg, log.New(logw, "zmq4: ", log.LstdFlags))
 	if err != nil {
 		return nil, err
@@ -131,7 +141,7 @@ func newKernel(ci ConnectionInfo, eng Engine, logw io.Writer, cfg config) (*kern
 // bindSockets creates the five sockets and binds each to its endpoint.
 func bindSockets(ci ConnectionInfo, cfg config, zlog *log.Logger) (sockets, error) {
 	ctx := context.Background()
-	opts := []zmq4.Option{zmq4.WithTimeout(cfg.sendTimeout), zmq4.WithLogger(zlog)}
+	opts := []zmq4.Option{zmq4.WithTimeout(cfg.sendTimeout), zmq4.WithLogger(zlog), zmq4.WithMaxMessageSize(cfg.maxMsgSize)}
 	s := sockets{
 		shell:   zmq4.NewRouter(ctx, opts...),
 		control: zmq4.NewRouter(ctx, opts...),

@@ -12,12 +12,20 @@ import (
 // dispatching requests to eng, and logs to logw. It returns nil after a
 // shutdown_request (once its reply is sent and eng.Shutdown has returned),
 // after SIGTERM, or when ctx is cancelled; it returns an error when the
-// connection file is unusable or a socket cannot be bound.
+// connection file is unusable, a socket cannot be bound or MaxMessageSizeEnv
+// is set to something that is not a size. An empty key in the connection file
+// is accepted (messages are then unsigned) with a warning on logw.
 //
 // SIGINT interrupts the running execution and never stops the kernel: Run
 // calls signal.Notify for SIGINT and SIGTERM until it returns.
 func Run(ctx context.Context, connFile string, eng Engine, logw io.Writer) error {
-	return run(ctx, connFile, eng, logw, defaultConfig())
+	cfg := defaultConfig()
+	size, err := maxMessageSizeFromEnv()
+	if err != nil {
+		return err
+	}
+	cfg.maxMsgSize = size
+	return run(ctx, connFile, eng, logw, cfg)
 }
 
 func run(ctx context.Context, connFile string, eng Engine, logw io.Writer, cfg config) error {
