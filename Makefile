@@ -47,6 +47,7 @@ check-generated:
 
 test-go:
 	$(GO) test -count=1 ./...
+	cd third_party/zmq4 && $(GO) test -count=1 -run 'Patch|Fuzz' .
 
 test-integration: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m pytest -q -p no:cacheprovider tests
