@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/benchbook/benchbook/cells"
@@ -35,11 +37,60 @@ func cmdInstall(args []string, stdout io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
-	if err := kernel.InstallSpec(dir, kernel.Spec{Logos: logos()}); err != nil {
+	tools, found := toolPath()
+	var env map[string]string
+	if tools != "" {
+		env = map[string]string{toolPathVar: tools}
+	}
+	if err := kernel.InstallSpec(dir, kernel.Spec{Logos: logos(), Env: env}); err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
 	fmt.Fprintf(stdout, "installed the kernelspec %q in %s\n", kernel.KernelName, dir)
+	for _, f := range found {
+		fmt.Fprintln(stdout, f)
+	}
 	return nil
+}
+
+// toolPathVar names, in the kernelspec's env, the folders of the toolchains
+// benchbook install found; the kernel puts them first on its PATH, so that
+// a client started with another PATH (a desktop launcher, a Jupyter server
+// run as a service) still finds the same go and cc.
+const toolPathVar = "BENCHBOOK_TOOLPATH"
+
+// toolPath finds go, cc (or $CC) and objdump on PATH and returns their
+// folders, and a line per tool for the user.
+func toolPath() (string, []string) {
+	var dirs, lines []string
+	for _, tool := range []string{"go", cmpOr(os.Getenv("CC"), "cc"), "objdump"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			lines = append(lines, fmt.Sprintf("  %s: not found on PATH (scripts/setup.sh installs it)", tool))
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		lines = append(lines, fmt.Sprintf("  %s: %s", tool, p))
+		if d := filepath.Dir(p); !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	return strings.Join(dirs, string(os.PathListSeparator)), lines
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// useToolPath puts the folders the kernelspec recorded first on PATH.
+func useToolPath() {
+	if tp := os.Getenv(toolPathVar); tp != "" {
+		os.Setenv("PATH", tp+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
 }
 
 func cmdKernel(args []string, stderr io.Writer) error {
@@ -52,6 +103,7 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if *conn == "" {
 		return errors.New("kernel: -f CONNECTION_FILE is required")
 	}
+	useToolPath()
 	s, err := cells.New(cells.Options{Quick: quick()})
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)

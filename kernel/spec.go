@@ -25,15 +25,19 @@ type Spec struct {
 	// Logos maps file names (logo-32x32.png, logo-64x64.png, logo-svg.svg)
 	// to their bytes; each is written beside kernel.json.
 	Logos map[string][]byte
+	// Env is written as kernel.json's env: variables every client that
+	// starts the kernel sets for it, literally (no substitution).
+	Env map[string]string
 }
 
 // kernelJSON is the content of kernel.json.
 type kernelJSON struct {
-	Argv          []string       `json:"argv"`
-	DisplayName   string         `json:"display_name"`
-	Language      string         `json:"language"`
-	InterruptMode string         `json:"interrupt_mode"`
-	Metadata      map[string]any `json:"metadata"`
+	Argv          []string          `json:"argv"`
+	DisplayName   string            `json:"display_name"`
+	Language      string            `json:"language"`
+	InterruptMode string            `json:"interrupt_mode"`
+	Env           map[string]string `json:"env,omitempty"`
+	Metadata      map[string]any    `json:"metadata"`
 }
 
 // InstallSpec writes dir/kernel.json, whose argv runs the binary as
@@ -49,6 +53,7 @@ func InstallSpec(dir string, spec Spec) error {
 		DisplayName:   cmp.Or(spec.DisplayName, "Go (benchbook)"),
 		Language:      cmp.Or(spec.Language, "go"),
 		InterruptMode: "message",
+		Env:           spec.Env,
 		Metadata:      map[string]any{},
 	}
 	data, err := json.MarshalIndent(kj, "", "  ")

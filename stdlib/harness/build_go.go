@@ -28,7 +28,7 @@ const goModule = "bbkernel"
 func goCommand() (string, error) {
 	path, err := exec.LookPath("go")
 	if err != nil {
-		return "", &Error{Stage: "toolchain", Message: "the go command is not on PATH: install Go (Debian package golang-go, or go.dev/dl) and put its bin folder on PATH"}
+		return "", &Error{Stage: "toolchain", Message: "the go command is not on PATH: scripts/setup.sh installs Go 1.26 into /usr/local/go (Debian 12's golang-go is too old); put /usr/local/go/bin on PATH, or run benchbook install again from a shell where go is on PATH so the kernelspec records it"}
 	}
 	return path, nil
 }
