@@ -14,6 +14,7 @@ import (
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/kernel"
+	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
 func cmdInstall(args []string, stdout io.Writer) error {
@@ -166,6 +167,40 @@ func cmdCompare(args []string, stdout io.Writer) error {
 		return err
 	}
 	return ipynb.Compare(pub, re, stdout)
+}
+
+// cmdRecover rebuilds the result of a %bench run that was killed, from the
+// raw records in its folder, writes it there and says what it holds.
+func cmdRecover(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("recover: benchbook recover RESULTS_FOLDER (the folder a %bench run named when it started)")
+	}
+	r, err := bench.Recover(args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, recoverSummary(r))
+	return nil
+}
+
+// recoverSummary is one line: the kernel, and per variant how many samples
+// of each series were recovered.
+func recoverSummary(r *bench.Result) string {
+	var parts []string
+	for _, v := range r.Variants {
+		var series []string
+		for _, name := range bench.SeriesNames {
+			if s := v.Get(name); s != nil {
+				series = append(series, fmt.Sprintf("%s n=%d", name, len(s.SamplesNS)))
+			}
+		}
+		if len(series) == 0 {
+			series = []string{"no samples"}
+		}
+		parts = append(parts, v.Name+": "+strings.Join(series, ", "))
+	}
+	return fmt.Sprintf("recovered %s (partial): %s; written to %s", r.Kernel.Name, strings.Join(parts, "; "),
+		filepath.Join(r.RawFile, bench.ResultFile))
 }
 
 // quick is BENCHBOOK_QUICK=1: every %bench runs as a smoke test.

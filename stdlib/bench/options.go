@@ -46,13 +46,13 @@ type Options struct {
 	// Baseline, when set, is measured in the same run beside the kernel:
 	// the previous build of it (the session sets it) or the kernel named by
 	// BaselineName (baseline=OTHER).
-	Baseline     *harness.Kernel
+	Baseline     *harness.Kernel `json:"-"`
 	BaselineName string
 	// Pairs is how many pairs of processes share the interleaved rounds
 	// when a baseline is measured (at least MinPairs).
 	Pairs int
 	// Progress, when set, is told what the run is doing.
-	Progress func(Progress)
+	Progress func(Progress) `json:"-"`
 }
 
 // Progress is one step of a running protocol.
