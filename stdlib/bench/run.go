@@ -121,16 +121,17 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	if k == nil || k.Binary == "" {
 		return nil, errors.New("no built kernel")
 	}
-	if err := opt.resolve(k.Names()); err != nil {
-		return nil, err
-	}
-	if opt.Pin >= 0 {
-		if err := machine.CheckCPU(opt.Pin); err != nil {
-			return nil, fmt.Errorf("pin=%d: %w", opt.Pin, err)
-		}
-	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultOptions().Timeout
+	}
+	// Everything that can be checked is checked before anything runs.
+	for _, check := range []func() error{opt.Check, func() error { return opt.resolve(k.Names()) }, opt.checkMachine, opt.checkExport} {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Baseline != nil && (opt.Pairs < MinPairs || opt.Pairs > opt.Reps) {
+		return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
 	}
 	dir, err := rawDir(opt.ResultsDir, k.Name)
 	if err != nil {
@@ -143,9 +144,6 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
 	}
 	if opt.Baseline != nil {
-		if opt.Pairs < MinPairs || opt.Pairs > opt.Reps {
-			return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
-		}
 		r.base = newBaseRun(opt.Baseline, r.orderSeed())
 		r.res.Protocol.Pairs = opt.Pairs
 	}
