@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/ipynb"
@@ -83,6 +84,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = strings.TrimSuffix(in, ".ipynb") + ".executed.ipynb"
 	}
+	unlock, err := lockOutput(*out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dir, err := filepath.Abs(filepath.Dir(in))
 	if err != nil {
 		return err
@@ -111,6 +117,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "HTML: %s\n", *htmlOut)
 	}
 	return runErr
+}
+
+// lockOutput makes sure only one benchbook run writes out at a time: two
+// runs of one notebook would write the same executed notebook, and the last
+// would silently replace the other's. The lock is flock(2) on a hidden file
+// beside out, so it goes with a run that is killed; the file stays.
+func lockOutput(out string) (func(), error) {
+	name := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("run: another benchbook run is writing %s (%s is locked): wait for it, or give this one -o OTHER.ipynb", out, name)
+	}
+	return func() { f.Close() }, nil
 }
 
 // splitPositional takes the first argument that is not a flag (or a flag's

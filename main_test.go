@@ -23,3 +23,23 @@ func TestRecoverCommand(t *testing.T) {
 		t.Errorf("summary\n got %s\nwant %s", got, want)
 	}
 }
+
+// Two runs that would write the same executed notebook: the second is
+// refused while the first holds the output.
+func TestRunOutputIsLocked(t *testing.T) {
+	out := t.TempDir() + "/nb.executed.ipynb"
+	unlock, err := lockOutput(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockOutput(out); err == nil || !strings.Contains(err.Error(), "another benchbook run is writing") {
+		t.Errorf("second lock: %v", err)
+	}
+	unlock()
+	again, err := lockOutput(out)
+	if err != nil {
+		t.Errorf("after the first run: %v", err)
+	} else {
+		again()
+	}
+}
