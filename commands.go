@@ -16,6 +16,7 @@ import (
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/kernel"
 	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 func cmdInstall(args []string, stdout io.Writer) error {
@@ -54,6 +55,7 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if *conn == "" {
 		return errors.New("kernel: -f CONNECTION_FILE is required")
 	}
+	killOrphans(stderr)
 	s, err := cells.New(cells.Options{Quick: quick()})
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
@@ -93,6 +95,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	killOrphans(stderr)
 	s, err := cells.New(cells.Options{Dir: dir, Quick: quick()})
 	if err != nil {
 		return err
@@ -117,6 +120,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "HTML: %s\n", *htmlOut)
 	}
 	return runErr
+}
+
+// killOrphans kills what the processes of a benchbook that was killed left
+// behind (harness.KillOrphans) and says so.
+func killOrphans(stderr io.Writer) {
+	if pids := harness.KillOrphans(); len(pids) > 0 {
+		fmt.Fprintf(stderr, "benchbook: killed %d processes left behind by a benchbook that was killed: %v\n", len(pids), pids)
+	}
 }
 
 // lockOutput makes sure only one benchbook run writes out at a time: two

@@ -5,11 +5,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -33,12 +35,17 @@ import (
 // When the process exits, whether it succeeded or not, its group and tagged
 // descendants are killed: nothing it started outlives it.
 //
+// When benchbook itself is killed with SIGKILL, the direct child dies
+// (Pdeathsig) but descendants it started (a setup's fork) live on: the tag
+// names the benchbook process that started them (its pid and start time),
+// and KillOrphans, which the next benchbook kernel calls when it starts,
+// kills the tagged processes whose benchbook is gone.
+//
 // What is not covered: a descendant that clears its environment and leaves
-// the group escapes the tag; when benchbook itself is killed with SIGKILL,
-// only the direct child dies (Pdeathsig), and descendants of its setup live
-// on. A child subreaper (PR_SET_CHILD_SUBREAPER) was considered and left
-// out: the orphans it adopts must be reaped by benchbook, and a wait for
-// any child would take the exit status of processes os/exec is waiting for.
+// the group escapes the tag. A child subreaper (PR_SET_CHILD_SUBREAPER)
+// was considered and left out: the orphans it adopts must be reaped by
+// benchbook, and a wait for any child would take the exit status of
+// processes os/exec is waiting for.
 
 // ProcEnv is the environment variable that tags a process and its
 // descendants.
@@ -188,10 +195,81 @@ func killGroup(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
+// newTag is OWNERPID-OWNERSTART-RANDOM: the benchbook process that starts
+// the process, by pid and start time (so that a reused pid is told apart),
+// and a random part that tells its processes apart.
 func newTag() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	return fmt.Sprintf("%d-%d-%s", os.Getpid(), startTime(os.Getpid()), hex.EncodeToString(b[:]))
+}
+
+// startTime is field 22 of /proc/PID/stat, the process's start time in
+// clock ticks after boot; 0 when the process is gone.
+func startTime(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:])) // field 3 (state) is f[0]
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64)
+	return n
+}
+
+// KillOrphans kills this user's processes tagged by a benchbook process
+// that no longer runs: what a killed benchbook's kernels left behind. It
+// returns their pids.
+func KillOrphans() []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	prefix := []byte("\x00" + ProcEnv + "=")
+	var killed []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		if fi, err := os.Stat("/proc/" + e.Name()); err != nil || int(fi.Sys().(*syscall.Stat_t).Uid) != os.Getuid() {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err != nil {
+			continue
+		}
+		env = append([]byte{0}, env...)
+		i := bytes.Index(env, prefix)
+		if i < 0 {
+			continue
+		}
+		tag, _, _ := strings.Cut(string(env[i+len(prefix):]), "\x00")
+		owner, start, ok := parseTag(tag)
+		if !ok || startTime(owner) == start || zombie(pid) {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
+		}
+	}
+	return killed
+}
+
+func parseTag(tag string) (owner int, start uint64, ok bool) {
+	f := strings.SplitN(tag, "-", 3)
+	if len(f) != 3 {
+		return 0, 0, false
+	}
+	owner, e1 := strconv.Atoi(f[0])
+	start, e2 := strconv.ParseUint(f[1], 10, 64)
+	return owner, start, e1 == nil && e2 == nil && start > 0
 }
 
 // KillTagged kills every process whose environment has ProcEnv=tag, until

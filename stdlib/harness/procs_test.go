@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -205,5 +207,63 @@ func TestInterruptedRealBuildLeavesNothing(t *testing.T) {
 			waitGone(t, func() []string { return mentioning(tmp) })
 			checkEmpty(t, tmp)
 		})
+	}
+}
+
+// helperOwner is a benchbook stand-in, run by TestKilledOwner as a process
+// of its own: it starts a kernel-like process whose child leaves its
+// session, writes both pids to $BB_HELPER_PIDS and waits to be killed.
+func TestHelperOwner(t *testing.T) {
+	pidfile := os.Getenv("BB_HELPER_PIDS")
+	if pidfile == "" {
+		t.Skip("run by TestKilledOwner")
+	}
+	cmd := exec.Command("sh", "-c", "setsid sleep 300 & echo $! >> "+pidfile+"; exec sleep 300")
+	p, err := StartProc(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(pidfile+".direct", []byte(fmt.Sprint(p.Pid())), 0o600)
+	time.Sleep(time.Minute)
+}
+
+// When benchbook is killed with SIGKILL, the process it started dies with
+// it (Pdeathsig), and what that process left behind is killed by the next
+// benchbook's KillOrphans.
+func TestKilledOwner(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	os.WriteFile(pidfile, nil, 0o600)
+	helper := exec.Command(os.Args[0], "-test.run=^TestHelperOwner$")
+	helper.Env = append(os.Environ(), "BB_HELPER_PIDS="+pidfile)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(pidsIn(t, pidfile)) < 1 || len(pidsIn(t, pidfile+".direct")) < 1; {
+		if time.Now().After(deadline) {
+			helper.Process.Kill()
+			t.Fatal("the helper did not start its process")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	pids := append(pidsIn(t, pidfile), pidsIn(t, pidfile+".direct")...) // the setsid child, then the direct child
+	helper.Process.Signal(syscall.SIGKILL)
+	helper.Wait()
+	waitGone(t, livePids(pids[1:]))
+	if !alive(pids[0]) {
+		t.Fatal("the child in its own session died without KillOrphans: the test shows nothing")
+	}
+	killed := KillOrphans()
+	if !slices.Contains(killed, pids[0]) {
+		t.Errorf("KillOrphans killed %v, not the orphan %d", killed, pids[0])
+	}
+	waitGone(t, livePids(pids[:1]))
+	// A live owner's processes are not orphans.
+	p, err := StartProc(exec.Command("sleep", "300"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Kill()
+	if slices.Contains(KillOrphans(), p.Pid()) {
+		t.Error("KillOrphans killed a process of this live process")
 	}
 }
