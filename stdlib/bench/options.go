@@ -117,7 +117,9 @@ func ValidKeys() []string {
 }
 
 // ParseOptions reads key=value arguments (and the bare key quick). quick
-// applies first, so explicit keys override it.
+// applies first, so explicit keys override it; quick=false does not undo
+// a quick given elsewhere (a quick session's: every %bench is a smoke
+// test). Then the options are checked (Check).
 func ParseOptions(args []string) (Options, error) {
 	o := DefaultOptions()
 	for _, a := range args {

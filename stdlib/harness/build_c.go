@@ -31,6 +31,9 @@ func (cToolchain) identity(ctx context.Context) (string, string, error) {
 			"the C compiler %q is not on PATH: install the Debian package gcc (apt-get install gcc) or set CC", cc)}
 	}
 	out, err := OutputProc(ctx, command("", path, "--version"))
+	if err != nil && ctx.Err() != nil {
+		return "", "", ctx.Err()
+	}
 	if err != nil {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf("%s --version failed: %v", path, err)}
 	}
@@ -141,6 +144,9 @@ func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]as
 		return nil, "", &Error{Stage: "toolchain", Message: "objdump is not on PATH: install the Debian package binutils (apt-get install binutils)"}
 	}
 	out, err := OutputProc(ctx, command("", path, "-d", "--no-show-raw-insn", binary))
+	if err != nil && ctx.Err() != nil {
+		return nil, "", ctx.Err()
+	}
 	if err != nil {
 		return nil, "", &Error{Stage: "disassemble", Message: fmt.Sprintf("objdump -d failed: %v", err)}
 	}

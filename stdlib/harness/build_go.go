@@ -39,6 +39,9 @@ func (goToolchain) identity(ctx context.Context) (string, string, error) {
 		return "", "", err
 	}
 	out, err := OutputProc(ctx, command("", path, "version"))
+	if err != nil && ctx.Err() != nil {
+		return "", "", ctx.Err()
+	}
 	if err != nil {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf("go version failed: %v", err)}
 	}
@@ -285,6 +288,9 @@ func (goToolchain) disassemble(ctx context.Context, binary string) (map[string]a
 		return nil, "", err
 	}
 	out, err := OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^main\.`, binary))
+	if err != nil && ctx.Err() != nil {
+		return nil, "", ctx.Err()
+	}
 	if err != nil {
 		return nil, "", &Error{Stage: "disassemble", Message: fmt.Sprintf("go tool objdump failed: %v", err)}
 	}
