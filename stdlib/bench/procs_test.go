@@ -72,3 +72,30 @@ func TestForkingSetupLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A kernel that hangs while a child in another session holds its output
+// is killed at its timeout, with the child, and the run says why.
+func TestHangingKernelWithChildIsKilledAtTimeout(t *testing.T) {
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	t.Setenv("BB_PIDFILE", pidfile)
+	k := buildC(t, "hanger", strings.Replace(forker, "\tfclose(f);\n", "\tfclose(f);\n\tsleep(300);\n", 1))
+	start := time.Now()
+	_, err := runQuick(t, context.Background(), k, "timeout=1s")
+	if err == nil || !strings.Contains(err.Error(), "longer than timeout=1s") {
+		t.Fatalf("err = %v", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the run took %v for a timeout of 1s", took)
+	}
+	b, _ := os.ReadFile(pidfile)
+	if len(strings.Fields(string(b))) == 0 {
+		t.Fatal("the kernel's setup started no child")
+	}
+	time.Sleep(100 * time.Millisecond)
+	for _, p := range strings.Fields(string(b)) {
+		n, _ := strconv.Atoi(p)
+		if !deadPid(n) {
+			t.Errorf("child %d of the kernel is still running", n)
+		}
+	}
+}
