@@ -12,10 +12,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/kernel"
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 func cmdInstall(args []string, stdout io.Writer) error {
@@ -104,6 +107,7 @@ func cmdKernel(args []string, stderr io.Writer) error {
 		return errors.New("kernel: -f CONNECTION_FILE is required")
 	}
 	useToolPath()
+	killOrphans(stderr)
 	s, err := cells.New(cells.Options{Quick: quick()})
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
@@ -134,10 +138,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = strings.TrimSuffix(in, ".ipynb") + ".executed.ipynb"
 	}
+	unlock, err := lockOutput(*out)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	dir, err := filepath.Abs(filepath.Dir(in))
 	if err != nil {
 		return err
 	}
+	killOrphans(stderr)
 	s, err := cells.New(cells.Options{Dir: dir, Quick: quick()})
 	if err != nil {
 		return err
@@ -162,6 +172,31 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "HTML: %s\n", *htmlOut)
 	}
 	return runErr
+}
+
+// killOrphans kills what the processes of a benchbook that was killed left
+// behind (harness.KillOrphans) and says so.
+func killOrphans(stderr io.Writer) {
+	if pids := harness.KillOrphans(); len(pids) > 0 {
+		fmt.Fprintf(stderr, "benchbook: killed %d processes left behind by a benchbook that was killed: %v\n", len(pids), pids)
+	}
+}
+
+// lockOutput makes sure only one benchbook run writes out at a time: two
+// runs of one notebook would write the same executed notebook, and the last
+// would silently replace the other's. The lock is flock(2) on a hidden file
+// beside out, so it goes with a run that is killed; the file stays.
+func lockOutput(out string) (func(), error) {
+	name := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("run: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("run: another benchbook run is writing %s (%s is locked): wait for it, or give this one -o OTHER.ipynb", out, name)
+	}
+	return func() { f.Close() }, nil
 }
 
 // splitPositional takes the first argument that is not a flag (or a flag's
@@ -218,6 +253,40 @@ func cmdCompare(args []string, stdout io.Writer) error {
 		return err
 	}
 	return ipynb.Compare(pub, re, stdout)
+}
+
+// cmdRecover rebuilds the result of a %bench run that was killed, from the
+// raw records in its folder, writes it there and says what it holds.
+func cmdRecover(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return errors.New("recover: benchbook recover RESULTS_FOLDER (the folder a %bench run named when it started)")
+	}
+	r, err := bench.Recover(args[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, recoverSummary(r))
+	return nil
+}
+
+// recoverSummary is one line: the kernel, and per variant how many samples
+// of each series were recovered.
+func recoverSummary(r *bench.Result) string {
+	var parts []string
+	for _, v := range r.Variants {
+		var series []string
+		for _, name := range bench.SeriesNames {
+			if s := v.Get(name); s != nil {
+				series = append(series, fmt.Sprintf("%s n=%d", name, len(s.SamplesNS)))
+			}
+		}
+		if len(series) == 0 {
+			series = []string{"no samples"}
+		}
+		parts = append(parts, v.Name+": "+strings.Join(series, ", "))
+	}
+	return fmt.Sprintf("recovered %s (partial): %s; written to %s", r.Kernel.Name, strings.Join(parts, "; "),
+		filepath.Join(r.RawFile, bench.ResultFile))
 }
 
 // quick is BENCHBOOK_QUICK=1: every %bench runs as a smoke test.

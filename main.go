@@ -8,6 +8,7 @@
 //	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
 //	benchbook verify EXECUTED.ipynb
 //	benchbook compare PUBLISHED.ipynb RERUN.ipynb
+//	benchbook recover RESULTS_FOLDER
 //	benchbook version
 package main
 
@@ -43,6 +44,7 @@ const usage = `usage:
                                                          execute a notebook without Jupyter
   benchbook verify EXECUTED.ipynb                        recompute every summary from its samples
   benchbook compare PUBLISHED.ipynb RERUN.ipynb          the rerun table: what moved and why
+  benchbook recover RESULTS_FOLDER                       rebuild a killed run's result from its raw records
   benchbook version
 `
 
@@ -63,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdVerify(rest, stdout)
 	case "compare":
 		return cmdCompare(rest, stdout)
+	case "recover":
+		return cmdRecover(rest, stdout)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "benchbook %s\n", version)
 		return nil

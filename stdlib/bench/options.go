@@ -8,12 +8,16 @@ package bench
 
 import (
 	"fmt"
-
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // Minimums of the protocol: seed 000's run.sh refuses fewer.
@@ -23,6 +27,14 @@ const (
 	// MinPairs is the fewest process pairs a baseline's rounds are shared
 	// over: the verdict is a test across pairs (stats.MinClusters).
 	MinPairs = 3
+	// MaxReps bounds reps, runs and warmup: every sample is kept in memory
+	// and in the result, and a run of more would last for days.
+	MaxReps = 100000
+	// MaxSettle bounds settle: every process settles this long.
+	MaxSettle = 10 * time.Second
+	// SettleShare is how much of the per-process timeout settle may take
+	// at most: the process still has to warm up and measure.
+	SettleShare = 4
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
@@ -46,13 +58,13 @@ type Options struct {
 	// Baseline, when set, is measured in the same run beside the kernel:
 	// the previous build of it (the session sets it) or the kernel named by
 	// BaselineName (baseline=OTHER).
-	Baseline     *harness.Kernel
+	Baseline     *harness.Kernel `json:"-"`
 	BaselineName string
 	// Pairs is how many pairs of processes share the interleaved rounds
 	// when a baseline is measured (at least MinPairs).
 	Pairs int
 	// Progress, when set, is told what the run is doing.
-	Progress func(Progress)
+	Progress func(Progress) `json:"-"`
 }
 
 // Progress is one step of a running protocol.
@@ -76,16 +88,16 @@ func DefaultOptions() Options {
 }
 
 var keyHelp = map[string]string{
-	"reps":     "passes per variant in the round robin and in the in-process series (>= 10)",
-	"runs":     "fresh processes per variant (>= 10)",
-	"settle":   "time each process repeats the pass before measuring (e.g. 100ms)",
+	"reps":     "passes per variant in the round robin and in the in-process series (10 to 100000)",
+	"runs":     "fresh processes per variant (10 to 100000)",
+	"settle":   "time each process repeats the pass before measuring (e.g. 100ms; at most 10s and a quarter of timeout)",
 	"warmup":   "discarded passes per variant after settling",
 	"variants": "measured variants, comma separated",
 	"fresh":    "variants with a fresh-process series, comma separated",
 	"elements": "work per pass, for ns per element and the plausibility check",
 	"pin":      "CPU number every process is pinned to",
-	"load":     "busy threads started on other CPUs during the run",
-	"quick":    "reps=runs=10, settle=20ms",
+	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's)",
+	"quick":    "reps=runs=10, settle=20ms (quick, quick=true or quick=1; quick=false or quick=0 is off)",
 	"as":       "glue variable bound to the result",
 	"timeout":  "time limit per process (e.g. 2m)",
 	"predict":  `a prediction written before the run, e.g. "sink/discarded>100"`,
@@ -105,11 +117,21 @@ func ValidKeys() []string {
 }
 
 // ParseOptions reads key=value arguments (and the bare key quick). quick
-// applies first, so explicit keys override it.
+// applies first, so explicit keys override it; quick=false does not undo
+// a quick given elsewhere (a quick session's: every %bench is a smoke
+// test). Then the options are checked (Check).
 func ParseOptions(args []string) (Options, error) {
 	o := DefaultOptions()
 	for _, a := range args {
-		if a == "quick" || a == "quick=true" {
+		key, val, hasVal := strings.Cut(a, "=")
+		if key != "quick" {
+			continue
+		}
+		on, err := parseBool(key, val, hasVal)
+		if err != nil {
+			return o, err
+		}
+		if on {
 			o.Quick, o.Reps, o.Runs, o.Settle = true, MinReps, MinRuns, 20*time.Millisecond
 		}
 	}
@@ -128,7 +150,55 @@ func ParseOptions(args []string) (Options, error) {
 			return o, err
 		}
 	}
-	return o, nil
+	return o, o.Check()
+}
+
+// parseBool reads a boolean key: bare, or =true, =1, =false, =0.
+func parseBool(key, val string, hasVal bool) (bool, error) {
+	switch unquote(val) {
+	case "true", "1":
+		return true, nil
+	case "false", "0":
+		return false, nil
+	case "":
+		if !hasVal {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("%s=%s: want %s, %s=true or %s=1, %s=false or %s=0", key, val, key, key, key, key, key)
+}
+
+// Check refuses options that cannot make a run, before anything runs: the
+// bounds of each key and settle against the timeout. ParseOptions calls it,
+// and Run again for options made in glue cells.
+func (o *Options) Check() error {
+	if o.Reps < MinReps || o.Runs < MinRuns {
+		return fmt.Errorf("reps=%d runs=%d: the minimum is %d", o.Reps, o.Runs, MinReps)
+	}
+	for _, c := range []struct {
+		key string
+		n   int
+	}{{"reps", o.Reps}, {"runs", o.Runs}, {"warmup", o.Warmup}} {
+		if c.n > MaxReps {
+			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", c.key, c.n, MaxReps)
+		}
+	}
+	if o.Warmup < 0 || o.Load < 0 {
+		return fmt.Errorf("warmup=%d load=%d: want whole numbers >= 0", o.Warmup, o.Load)
+	}
+	if o.Settle < 0 || o.Settle > MaxSettle {
+		return fmt.Errorf("settle=%s: want a duration between 0 and %s", o.Settle, MaxSettle)
+	}
+	if o.Timeout > 0 && o.Settle > o.Timeout/SettleShare {
+		return fmt.Errorf("settle=%s is too long for timeout=%s: every process settles before it measures, so settle must be at most 1/%d of the timeout (%s)",
+			o.Settle, o.Timeout, SettleShare, o.Timeout/SettleShare)
+	}
+	if o.Predict != "" {
+		if _, err := ParsePrediction(o.Predict); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func unquote(s string) string {
@@ -149,6 +219,9 @@ func (o *Options) set(key, val string) error {
 		if n < MinReps {
 			return fmt.Errorf("%s=%d is too few: the minimum is %d (a single run is not a measurement)", key, n, MinReps)
 		}
+		if n > MaxReps {
+			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", key, n, MaxReps)
+		}
 		if key == "reps" {
 			o.Reps = n
 		} else {
@@ -156,8 +229,11 @@ func (o *Options) set(key, val string) error {
 		}
 	case "settle", "timeout":
 		d, e := time.ParseDuration(val)
-		if e != nil || d < 0 {
+		if e != nil || d < 0 || key == "timeout" && d == 0 {
 			return fmt.Errorf("%s=%s: want a duration such as 100ms or 2m", key, val)
+		}
+		if key == "settle" && d > MaxSettle {
+			return fmt.Errorf("settle=%s is too long: the maximum is %s (every process settles this long)", val, MaxSettle)
 		}
 		if key == "settle" {
 			o.Settle = d
@@ -237,5 +313,58 @@ func (o *Options) resolve(names []string) error {
 	if o.Fresh == nil {
 		o.Fresh = o.Variants
 	}
-	return check("fresh", o.Fresh)
+	if err := check("fresh", o.Fresh); err != nil {
+		return err
+	}
+	if o.Predict != "" {
+		p, err := ParsePrediction(o.Predict)
+		if err != nil {
+			return err
+		}
+		for _, v := range []string{p.A, p.B} {
+			if !slices.Contains(o.Variants, v) {
+				return fmt.Errorf("predict=%q: %s is not a measured variant; the measured variants are %s", o.Predict, v, strings.Join(o.Variants, ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// checkMachine checks load and pin against this machine's CPUs: pin must
+// be online, and load threads may be at most the CPUs other than the one
+// the kernel runs on.
+func (o *Options) checkMachine() error {
+	if o.Pin >= 0 {
+		if err := machine.CheckCPU(o.Pin); err != nil {
+			return fmt.Errorf("pin=%d: %w", o.Pin, err)
+		}
+	}
+	if o.Load > 0 {
+		online, err := machine.OnlineCPUs()
+		if err != nil {
+			return fmt.Errorf("load=%d: %w", o.Load, err)
+		}
+		if others := len(online) - 1; o.Load > others {
+			return fmt.Errorf("load=%d: this machine has %d CPUs besides the one the kernel runs on: at most load=%d", o.Load, others, others)
+		}
+	}
+	return nil
+}
+
+// checkExport checks that the export file can be written, before the
+// measuring: its folder exists and takes a new file, and it is not a folder.
+func (o *Options) checkExport() error {
+	if o.Export == "" {
+		return nil
+	}
+	if fi, err := os.Stat(o.Export); err == nil && fi.IsDir() {
+		return fmt.Errorf("export=%s: is a folder; name a file", o.Export)
+	}
+	dir := filepath.Dir(o.Export)
+	f, err := os.CreateTemp(dir, ".benchbook-export-check-")
+	if err != nil {
+		return fmt.Errorf("export=%s: the file cannot be written in %s: %w", o.Export, dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -28,13 +29,23 @@ type proc struct {
 	Output  string // what the kernel itself printed (stdout and stderr), truncated
 }
 
-// tailBuffer keeps the last max bytes written to it.
+// tailBuffer keeps the last max bytes written to it; it may be written
+// from more than one goroutine.
 type tailBuffer struct {
+	mu  sync.Mutex
 	buf bytes.Buffer
 	max int
 }
 
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.buf.String()
+}
+
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	t.buf.Write(p)
 	if over := t.buf.Len() - t.max; over > 0 {
 		t.buf.Next(over)
@@ -42,8 +53,10 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// exec runs the kernel binary once in its own process group and reads the
-// records it wrote. Cancelling ctx kills the whole group at once.
+// exec runs the kernel binary once and reads the records it wrote. The
+// process runs in its own process group (harness.StartProc); cancelling ctx
+// or its timeout kills the whole group at once, and whatever it started is
+// killed when it exits, whether it succeeded or not.
 func (r *runner) exec(ctx context.Context, label string, args ...string) (*proc, error) {
 	return r.execBin(ctx, r.k.Binary, label, args...)
 }
@@ -56,9 +69,7 @@ func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	if r.opt.Pin >= 0 {
 		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
 	}
-	cmd := exec.Command(bin, full...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return p, cmd
+	return p, exec.Command(bin, full...)
 }
 
 // execBin runs binary bin (the kernel, or the baseline's) as exec does.
@@ -66,26 +77,25 @@ func (r *runner) execBin(ctx context.Context, bin, label string, args ...string)
 	p, cmd := r.newProc(bin, label, args)
 	out := &tailBuffer{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
+	hp, err := harness.StartProc(cmd)
+	if err != nil {
 		return p, fmt.Errorf("%s: cannot start the kernel: %w", label, err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	timeout := time.NewTimer(r.opt.Timeout)
 	defer timeout.Stop()
 	var waitErr, cause error
 	select {
-	case waitErr = <-done:
+	case <-hp.Done():
+		waitErr = hp.Wait()
 	case <-ctx.Done():
 		cause = ErrInterrupted
 	case <-timeout.C:
 		cause = fmt.Errorf("%s: the process ran longer than timeout=%s and was killed", label, r.opt.Timeout)
 	}
 	if cause != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		waitErr = <-done
+		waitErr = hp.Kill()
 	}
-	p.Output = out.buf.String()
+	p.Output = out.String()
 	recs, readErr := readRecordFile(p.File)
 	p.Records = recs
 	if cause != nil {

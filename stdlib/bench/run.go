@@ -50,6 +50,11 @@ type collected struct {
 	aaIndex int
 }
 
+func newCollected() collected {
+	return collected{batch: map[string]int64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
+		sums: map[string]*Checksum{}}
+}
+
 type inProc struct {
 	samples []float64
 	coldNS  *float64
@@ -78,6 +83,7 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.progress(Progress{Phase: "raw records and result in " + r.dir})
 	steps := []step{
 		{"conditions before", r.before},
 		{"first execution, discarded (calibrates batches)", r.firstExecution},
@@ -115,16 +121,17 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	if k == nil || k.Binary == "" {
 		return nil, errors.New("no built kernel")
 	}
-	if err := opt.resolve(k.Names()); err != nil {
-		return nil, err
-	}
-	if opt.Pin >= 0 {
-		if err := machine.CheckCPU(opt.Pin); err != nil {
-			return nil, fmt.Errorf("pin=%d: %w", opt.Pin, err)
-		}
-	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = DefaultOptions().Timeout
+	}
+	// Everything that can be checked is checked before anything runs.
+	for _, check := range []func() error{opt.Check, func() error { return opt.resolve(k.Names()) }, opt.checkMachine, opt.checkExport} {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Baseline != nil && (opt.Pairs < MinPairs || opt.Pairs > opt.Reps) {
+		return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
 	}
 	dir, err := rawDir(opt.ResultsDir, k.Name)
 	if err != nil {
@@ -132,15 +139,11 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	}
 	r := &runner{k: k, opt: opt, dir: dir, res: newResult(k, opt)}
 	r.res.RawFile = dir
-	r.data = collected{batch: map[string]int64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
-		sums: map[string]*Checksum{}}
+	r.data = newCollected()
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
 	}
 	if opt.Baseline != nil {
-		if opt.Pairs < MinPairs || opt.Pairs > opt.Reps {
-			return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
-		}
 		r.base = newBaseRun(opt.Baseline, r.orderSeed())
 		r.res.Protocol.Pairs = opt.Pairs
 	}
@@ -176,18 +179,35 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 		Flags: append([]string{}, k.Flags...), SourceSHA256: k.SourceSHA256, BinarySHA256: k.BinarySHA256}}
 }
 
-// rawDir makes the folder that holds this run's raw records and result:
-// base (a results folder beside the notebook) or the user cache.
+// rawDir makes the folder that holds this run's raw records and result, in
+// base (a results folder beside the notebook) or the user cache: a new
+// folder, created exclusively (two runs started in the same millisecond get
+// two), private to the user (0700).
 func rawDir(base, kernel string) (string, error) {
 	if base == "" {
-		base = filepath.Join(harness.DefaultCacheDir(), "results")
+		cache, err := harness.DefaultCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("results folder: %w", err)
+		}
+		base = filepath.Join(cache, "results")
 	}
-	stamp := time.Now().Format("20060102-150405.000")
-	dir := filepath.Join(base, fmt.Sprintf("%s-%s", kernel, strings.ReplaceAll(stamp, ".", "-")))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(base, 0o700); err != nil {
 		return "", fmt.Errorf("results folder: %w", err)
 	}
-	return dir, nil
+	stamp := strings.ReplaceAll(time.Now().Format("20060102-150405.000"), ".", "-")
+	for range 10 {
+		var suffix [4]byte
+		_, _ = rand.Read(suffix[:])
+		dir := filepath.Join(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", fmt.Errorf("results folder: %w", err)
+		}
+	}
+	return "", fmt.Errorf("results folder: no free name in %s", base)
 }
 
 func (r *runner) do(ctx context.Context, s step) error {
@@ -232,7 +252,7 @@ func (r *runner) startDuring() (func() (machine.During, error), func()) {
 func (r *runner) before(ctx context.Context) error {
 	r.res.Conditions.Machine = machine.Describe()
 	r.res.Conditions.Before = machine.Now()
-	return nil
+	return r.saveRunFile()
 }
 
 func (r *runner) variant(name string) *harness.Variant {
@@ -257,19 +277,8 @@ func (r *runner) firstExecution(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, rec := range p.Records {
-		if rec.Kind != "batch" {
-			continue
-		}
-		k, err := rec.Int("k")
-		if err != nil {
-			return err
-		}
-		name := rec.Fields["variant"]
-		if v := r.variant(name); v != nil && (v.Dead || v.Hollow) {
-			k = 1
-		}
-		r.data.batch[name] = k
+	if err := r.collectBatches(p); err != nil {
+		return err
 	}
 	if r.base != nil {
 		// The baseline's binary is run once and discarded too: the first
@@ -285,6 +294,25 @@ func (r *runner) firstExecution(ctx context.Context) error {
 				r.base.k.Name, short(r.base.k.BinarySHA256), err)
 			r.base, r.res.Protocol.Pairs = nil, 0
 		}
+	}
+	return nil
+}
+
+// collectBatches reads the batch size calibrated for each variant.
+func (r *runner) collectBatches(p *proc) error {
+	for _, rec := range p.Records {
+		if rec.Kind != "batch" {
+			continue
+		}
+		k, err := rec.Int("k")
+		if err != nil {
+			return err
+		}
+		name := rec.Fields["variant"]
+		if v := r.variant(name); v != nil && (v.Dead || v.Hollow) {
+			k = 1
+		}
+		r.data.batch[name] = k
 	}
 	return nil
 }
@@ -317,12 +345,16 @@ func (r *runner) aaVariant() string {
 	return r.opt.Variants[0]
 }
 
+// interleavedSlots are the measured variants and the A/A copy, last.
+func (r *runner) interleavedSlots() []string {
+	return append(append([]string{}, r.opt.Variants...), r.aaVariant())
+}
+
 // interleaved is Part 1: all variants round robin in one process, after one
 // discarded warmup pass each, with one live variant twice: the A/A control.
 func (r *runner) interleaved(ctx context.Context) error {
 	aa := r.aaVariant()
-	slots := append(append([]string{}, r.opt.Variants...), aa)
-	r.data.slots, r.data.aaIndex = slots, len(slots)-1
+	slots := r.interleavedSlots()
 	args := []string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
 		"-cold", aa, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
 		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps), "-order-seed", r.res.Protocol.OrderSeed}
@@ -337,6 +369,7 @@ func (r *runner) interleaved(ctx context.Context) error {
 // collectInterleaved reads the interleaved processes (one, or one per
 // pair with a baseline): their rounds in order, the clock, the checksums.
 func (r *runner) collectInterleaved(ps []*proc, slots []string) {
+	r.data.slots, r.data.aaIndex = slots, len(slots)-1
 	r.data.inter, r.data.pos = collectRounds(ps, len(slots))
 	for _, p := range ps {
 		if p != nil {

@@ -15,13 +15,14 @@ import (
 const ResultFile = "result.json"
 
 // save writes the result next to the raw records, atomically, and the Go
-// benchmark format export when asked for.
+// benchmark format export when asked for; both hold samples and are
+// private to the user (0600), as the raw records are.
 func (r *runner) save() error {
 	b, err := json.MarshalIndent(r.res, "", " ")
 	if err != nil {
 		return fmt.Errorf("result: %w", err)
 	}
-	if err := WriteFileAtomic(filepath.Join(r.dir, ResultFile), b, 0o644); err != nil {
+	if err := WriteFileAtomic(filepath.Join(r.dir, ResultFile), b, 0o600); err != nil {
 		return err
 	}
 	if r.opt.Export != "" {
@@ -29,7 +30,7 @@ func (r *runner) save() error {
 		if err := WriteGoBench(&sb, r.res); err != nil {
 			return err
 		}
-		if err := WriteFileAtomic(r.opt.Export, []byte(sb.String()), 0o644); err != nil {
+		if err := WriteFileAtomic(r.opt.Export, []byte(sb.String()), 0o600); err != nil {
 			return fmt.Errorf("export=%s: %w", r.opt.Export, err)
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // stepped is a kernel process in step mode (-step, records.md): it waits
@@ -19,9 +21,8 @@ type stepped struct {
 	p        *proc
 	stdin    io.WriteCloser
 	lines    chan string
-	done     chan error
+	hp       *harness.Proc
 	out      *tailBuffer
-	pid      int
 	deadline time.Time
 	exited   bool
 	waitErr  error
@@ -31,29 +32,34 @@ type stepped struct {
 // here and covers all its steps.
 func (r *runner) startStepped(bin, label string, args ...string) (*stepped, error) {
 	p, cmd := r.newProc(bin, label, append(args, "-step"))
-	s := &stepped{p: p, lines: make(chan string, 4), done: make(chan error, 1), out: &tailBuffer{max: 16 << 10},
+	s := &stepped{p: p, lines: make(chan string, 4), out: &tailBuffer{max: 16 << 10},
 		deadline: time.Now().Add(r.opt.Timeout)}
 	cmd.Stderr = s.out
 	var err error
 	if s.stdin, err = cmd.StdinPipe(); err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	// The step answers come through a pipe of our own, read to its end:
+	// it ends once the kernel and whatever it left behind are gone.
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = w
+	s.hp, err = harness.StartProc(cmd)
+	w.Close()
+	if err != nil {
+		stdout.Close()
 		return nil, fmt.Errorf("%s: cannot start the kernel: %w", label, err)
 	}
-	s.pid = cmd.Process.Pid
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
 			s.lines <- strings.TrimSpace(sc.Text())
 		}
 		close(s.lines)
+		stdout.Close()
 	}()
-	go func() { s.done <- cmd.Wait() }()
 	return s, nil
 }
 
@@ -68,8 +74,11 @@ func (s *stepped) step(ctx context.Context) error {
 	}
 	timer := time.NewTimer(time.Until(s.deadline))
 	defer timer.Stop()
+	exited := s.hp.Done()
 	for {
 		select {
+		case <-exited: // read what it wrote before it exited, to the end
+			s.waitErr, s.exited, exited = s.hp.Wait(), true, nil
 		case line, ok := <-s.lines:
 			if !ok {
 				return s.fail(ctx, fmt.Errorf("%s: the kernel closed its output before finishing the step", s.p.Label))
@@ -94,8 +103,7 @@ func (s *stepped) fail(ctx context.Context, err error) error {
 
 func (s *stepped) kill() {
 	if !s.exited {
-		_ = syscall.Kill(-s.pid, syscall.SIGKILL)
-		s.waitErr = <-s.done
+		s.waitErr = s.hp.Kill()
 		s.exited = true
 	}
 }
@@ -107,15 +115,20 @@ func (s *stepped) finish(cause error) (*proc, error) {
 	_ = s.stdin.Close()
 	if cause == nil && !s.exited {
 		select {
-		case s.waitErr = <-s.done:
+		case <-s.hp.Done():
+			s.waitErr = s.hp.Wait()
 			s.exited = true
 		case <-time.After(time.Until(s.deadline)):
 			cause = fmt.Errorf("%s: the kernel did not exit after its last step and was killed", s.p.Label)
 		}
 	}
 	s.kill()
+	go func() { // the reader ends once the pipe's last holder is gone
+		for range s.lines {
+		}
+	}()
 	p := s.p
-	p.Output = s.out.buf.String()
+	p.Output = s.out.String()
 	recs, readErr := readRecordFile(p.File)
 	p.Records = recs
 	if cause != nil {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/benchbook/benchbook/stdlib/asm"
@@ -68,9 +69,12 @@ type Kernel struct {
 	Setup        bool      `json:"setup"`
 	Variants     []Variant `json:"variants"`
 	Warnings     string    `json:"warnings,omitempty"` // compiler output of a successful build
-	Disassembler string    `json:"disassembler"`
-	Source       string    `json:"source"`
-	Label        string    `json:"label"`
+	// CacheWarning says why a cache entry was not trusted and the kernel
+	// was rebuilt; it also opens Warnings, where the build's report shows it.
+	CacheWarning string `json:"-"`
+	Disassembler string `json:"disassembler"`
+	Source       string `json:"source"`
+	Label        string `json:"label"`
 
 	// Inputs are what Key is a hash of (see cacheInputs): two builds of a
 	// kernel differ by the inputs that differ.
@@ -96,15 +100,54 @@ func (k *Kernel) Names() []string {
 	return names
 }
 
-// DefaultCacheDir is $BENCHBOOK_CACHE, else the user cache dir's benchbook folder.
-func DefaultCacheDir() string {
+// DefaultCacheDir is $BENCHBOOK_CACHE, else the user cache dir's benchbook
+// folder ($XDG_CACHE_HOME or $HOME/.cache), else, with neither set, a
+// folder of this user's own in the temporary folder: benchbook-cache-UID,
+// created 0700 and refused if another user owns it or others may write
+// in it (it holds binaries that are run).
+func DefaultCacheDir() (string, error) {
 	if d := os.Getenv("BENCHBOOK_CACHE"); d != "" {
-		return d
+		return d, nil
 	}
 	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "benchbook")
+		return filepath.Join(d, "benchbook"), nil
 	}
-	return filepath.Join(os.TempDir(), "benchbook-cache")
+	return privateDir(filepath.Join(os.TempDir(), fmt.Sprintf("benchbook-cache-%d", os.Getuid())))
+}
+
+// privateDir makes dir with mode 0700, or checks that the one there is a
+// folder of this user's that no one else may write in.
+func privateDir(dir string) (string, error) {
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return "", fmt.Errorf("cache folder: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return "", fmt.Errorf("cache folder: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("cache folder %s: not a folder; remove it or set BENCHBOOK_CACHE", dir)
+	}
+	if why := untrusted(fi); why != "" {
+		return "", fmt.Errorf("cache folder %s is not ours (%s): benchbook will not run binaries from it; remove it or set BENCHBOOK_CACHE", dir, why)
+	}
+	return dir, nil
+}
+
+// untrusted says why a cache file or folder cannot be trusted: another
+// owner, or writable by group or others. "" when it can.
+func untrusted(fi os.FileInfo) string {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return "no owner known"
+	}
+	if int(st.Uid) != os.Getuid() {
+		return fmt.Sprintf("owned by uid %d, not %d", st.Uid, os.Getuid())
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Sprintf("mode %04o: group or others may write", fi.Mode().Perm())
+	}
+	return ""
 }
 
 // Error is a build that failed: where and why, in the cell's own terms.
@@ -153,16 +196,33 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	key := cacheKey(inputs)
 	cacheDir := spec.CacheDir
 	if cacheDir == "" {
-		cacheDir = DefaultCacheDir()
+		if cacheDir, err = DefaultCacheDir(); err != nil {
+			return nil, err
+		}
 	}
 	// Entries are never deleted: the previous build of a kernel stays
 	// runnable beside the new one, for a before/after measured in one run.
 	entry := filepath.Join(cacheDir, "build", key)
-	if k, ok := loadCached(entry); ok {
+	k, ok, distrust := loadCached(entry)
+	if ok {
 		k.Name, k.Label, k.Cached, k.Source, k.Inputs = spec.Name, spec.Label, true, spec.Code, inputs
 		relabel(k, spec.Label)
 		return k, nil
 	}
+	if k, err = compileAndStore(ctx, tc, spec, flags, compiler, path, inputs, key, entry, distrust); err != nil {
+		return nil, err
+	}
+	if distrust != "" {
+		k.CacheWarning = fmt.Sprintf("the cache entry %s was not trusted and was rebuilt: %s", entry, distrust)
+		k.Warnings = strings.TrimSpace(k.CacheWarning + "\n" + k.Warnings)
+	}
+	return k, nil
+}
+
+// compileAndStore compiles spec, analyses it and stores it in the cache
+// entry; an entry that was not trusted (distrust says why) is replaced.
+func compileAndStore(ctx context.Context, tc toolchain, spec Spec, flags []string, compiler, path string, inputs map[string]string,
+	key, entry, distrust string) (*Kernel, error) {
 	// The label (Cell[3], a new one at each execution) names the cell in
 	// messages only: the compiler sees a fixed file name in its #line and
 	// //line directives, which would put the label in the binary (Go's
@@ -195,7 +255,7 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 		return nil, err
 	}
 	k.BuildMS = float64(time.Since(start).Microseconds()) / 1000
-	if err := store(entry, out, k); err != nil {
+	if err := store(entry, out, k, distrust != ""); err != nil {
 		return nil, err
 	}
 	k.Label = labelled.Label
@@ -322,28 +382,61 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// loadCached returns the kernel stored in entry if its binary is intact.
-func loadCached(entry string) (*Kernel, bool) {
+// loadCached returns the kernel stored in entry if it can be trusted: the
+// entry, its build.json and its binary owned by this user and writable by
+// no one else, and the binary the one build.json names by hash. distrust
+// says why an entry that is there was not used.
+func loadCached(entry string) (k *Kernel, ok bool, distrust string) {
+	if _, err := os.Lstat(entry); err != nil {
+		return nil, false, ""
+	}
+	for _, p := range []string{filepath.Dir(entry), entry, filepath.Join(entry, "build.json"), filepath.Join(entry, "kernel")} {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil, false, err.Error()
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return nil, false, p + " is a symbolic link"
+		}
+		if why := untrusted(fi); why != "" {
+			return nil, false, p + " is " + why
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(entry, "build.json"))
 	if err != nil {
-		return nil, false
+		return nil, false, err.Error()
 	}
-	var k Kernel
-	if json.Unmarshal(b, &k) != nil {
-		return nil, false
+	k = &Kernel{}
+	if err := json.Unmarshal(b, k); err != nil {
+		return nil, false, "build.json: " + err.Error()
 	}
 	k.Binary = filepath.Join(entry, "kernel")
 	if sum, err := fileSHA256(k.Binary); err != nil || sum != k.BinarySHA256 {
-		return nil, false
+		return nil, false, "the binary does not match its build.json"
 	}
-	return &k, true
+	return k, true, ""
 }
 
 // store moves the binary and its description into the cache entry atomically:
-// both are written to a temporary folder that is renamed into place.
-func store(entry, binary string, k *Kernel) error {
+// both are written to a temporary folder that is renamed into place. An
+// entry that is there and was not trusted (replace) is moved aside first and
+// removed.
+func store(entry, binary string, k *Kernel, replace bool) error {
 	if err := os.MkdirAll(filepath.Dir(entry), 0o700); err != nil {
 		return fmt.Errorf("build cache: %w", err)
+	}
+	if fi, err := os.Lstat(filepath.Dir(entry)); err != nil || untrusted(fi) != "" {
+		return fmt.Errorf("build cache: %s is not a folder of this user's that only they may write in", filepath.Dir(entry))
+	}
+	if replace {
+		aside, err := os.MkdirTemp(filepath.Dir(entry), ".untrusted-")
+		if err != nil {
+			return fmt.Errorf("build cache: %w", err)
+		}
+		defer os.RemoveAll(aside)
+		if err := os.Rename(entry, filepath.Join(aside, "entry")); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("build cache: the untrusted entry cannot be moved aside: %w", err)
+		}
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(entry), ".tmp-")
 	if err != nil {
@@ -362,7 +455,7 @@ func store(entry, binary string, k *Kernel) error {
 		return fmt.Errorf("build cache: %w", err)
 	}
 	if err := os.Rename(tmp, entry); err != nil && !errors.Is(err, os.ErrExist) {
-		if _, statErr := os.Stat(filepath.Join(entry, "build.json")); statErr == nil {
+		if _, _, distrust := loadCached(entry); distrust == "" {
 			return nil // another build of the same key won the race
 		}
 		return fmt.Errorf("build cache: %w", err)

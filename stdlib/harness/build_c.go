@@ -30,7 +30,10 @@ func (cToolchain) identity(ctx context.Context) (string, string, error) {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf(
 			"the C compiler %q is not on PATH: install the Debian package gcc (apt-get install gcc) or set CC", cc)}
 	}
-	out, err := command(ctx, "", path, "--version").Output()
+	out, err := OutputProc(ctx, command("", path, "--version"))
+	if err != nil && ctx.Err() != nil {
+		return "", "", ctx.Err()
+	}
 	if err != nil {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf("%s --version failed: %v", path, err)}
 	}
@@ -90,10 +93,13 @@ func (cToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, o
 	}
 	args := append(append([]string{}, flags...), "-I", dir, "-o", out, filepath.Join(dir, "cell.c"),
 		filepath.Join(dir, "driver.c"), "-lm")
-	cmd := command(ctx, dir, path, args...)
+	cmd := command(dir, path, args...)
+	// The compiler's temporary files go to the build folder, which is
+	// removed whatever happens, even when cc is killed before its cleanup.
+	cmd.Env = append(cmd.Env, "TMPDIR="+dir)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
+	err = RunProc(ctx, cmd)
 	msg := tidyCompilerOutput(buf.String(), dir)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -137,7 +143,10 @@ func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]as
 	if err != nil {
 		return nil, "", &Error{Stage: "toolchain", Message: "objdump is not on PATH: install the Debian package binutils (apt-get install binutils)"}
 	}
-	out, err := command(ctx, "", path, "-d", "--no-show-raw-insn", binary).Output()
+	out, err := OutputProc(ctx, command("", path, "-d", "--no-show-raw-insn", binary))
+	if err != nil && ctx.Err() != nil {
+		return nil, "", ctx.Err()
+	}
 	if err != nil {
 		return nil, "", &Error{Stage: "disassemble", Message: fmt.Sprintf("objdump -d failed: %v", err)}
 	}
@@ -145,10 +154,11 @@ func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]as
 	return funcs, "objdump -d --no-show-raw-insn", err
 }
 
-// command is exec.CommandContext with the C locale, so that tool output has
-// plain ASCII quotes and English words the parsers expect.
-func command(ctx context.Context, dir, path string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, path, args...)
+// command is a tool's command line with the C locale, so that tool output
+// has plain ASCII quotes and English words the parsers expect; it is run
+// with RunProc or OutputProc, which account for every process it starts.
+func command(dir, path string, args ...string) *exec.Cmd {
+	cmd := exec.Command(path, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "LC_ALL=C", "LANG=C")
 	return cmd

@@ -38,7 +38,10 @@ func (goToolchain) identity(ctx context.Context) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	out, err := command(ctx, "", path, "version").Output()
+	out, err := OutputProc(ctx, command("", path, "version"))
+	if err != nil && ctx.Err() != nil {
+		return "", "", ctx.Err()
+	}
 	if err != nil {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf("go version failed: %v", err)}
 	}
@@ -234,11 +237,17 @@ func (goToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, 
 	}
 	args := append([]string{"build", "-o", out}, flags...)
 	args = append(args, ".")
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Dir, cmd.Env = dir, goEnv()
+	// go build's work folders (GOTMPDIR) are made in the build folder,
+	// which is removed whatever happens, even when go build is killed.
+	tmp := filepath.Join(dir, ".gotmp")
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return "", err
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Dir, cmd.Env = dir, append(goEnv(), "GOTMPDIR="+tmp)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = cmd.Run()
+	err = RunProc(ctx, cmd)
 	msg := tidyGoOutput(buf.String(), dir)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -278,7 +287,10 @@ func (goToolchain) disassemble(ctx context.Context, binary string) (map[string]a
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := command(ctx, "", path, "tool", "objdump", "-s", `^main\.`, binary).Output()
+	out, err := OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^main\.`, binary))
+	if err != nil && ctx.Err() != nil {
+		return nil, "", ctx.Err()
+	}
 	if err != nil {
 		return nil, "", &Error{Stage: "disassemble", Message: fmt.Sprintf("go tool objdump failed: %v", err)}
 	}

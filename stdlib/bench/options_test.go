@@ -1,0 +1,122 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchbook/benchbook/stdlib/machine"
+)
+
+// Options that cannot make a run are refused when they are parsed.
+func TestOptionBounds(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"settle above its bound", []string{"settle=1h"}, "the maximum is 10s"},
+		{"settle against the timeout", []string{"settle=5s", "timeout=10s"}, "too long for timeout=10s"},
+		{"settle against the timeout given first", []string{"timeout=10s", "settle=3s"}, "at most 1/4 of the timeout"},
+		{"a zero timeout", []string{"timeout=0s"}, "duration"},
+		{"predict without a ratio", []string{"predict=foo>2"}, "ratio of two variants"},
+		{"predict with a path", []string{"predict=foo/bar/baz>2"}, "ratio of two variants"},
+		{"quick=yes", []string{"quick=yes"}, "quick=false or quick=0"},
+		{"quick=2", []string{"quick=2"}, "want quick"},
+		{"quick=", []string{"quick="}, "want quick"},
+		{"reps above its bound", []string{"reps=100001"}, "the maximum is 100000"},
+		{"runs above its bound", []string{"runs=2000000000"}, "the maximum is 100000"},
+		{"warmup above its bound", []string{"warmup=1000000"}, "the maximum is 100000"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := ParseOptions(c.args); err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("%v: got %v, want an error saying %q", c.args, err, c.says)
+			}
+		})
+	}
+}
+
+func TestQuickBooleans(t *testing.T) {
+	for _, c := range []struct {
+		arg   string
+		quick bool
+	}{{"quick", true}, {"quick=1", true}, {"quick=true", true}, {"quick=false", false}, {"quick=0", false}} {
+		o, err := ParseOptions([]string{c.arg})
+		if err != nil || o.Quick != c.quick || (o.Reps == MinReps) != c.quick {
+			t.Errorf("%s: quick=%v reps=%d %v", c.arg, o.Quick, o.Reps, err)
+		}
+	}
+}
+
+// Options checked against the kernel and the machine are refused by Run
+// before any process runs: no results folder is made.
+func TestRunRefusesBeforeMeasuring(t *testing.T) {
+	k := buildC(t, "opts", "BENCH(foo) { bench_sink(1); }\nBENCH(baz) { bench_sink(2); }\n")
+	online, err := machine.OnlineCPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		edit func(*Options)
+		says string
+	}{
+		{"predict names no variant", []string{"predict=foo/bar>2"}, nil, `bar is not a measured variant`},
+		{"predict names an unmeasured variant", []string{"predict=foo/baz>2", "variants=foo"}, nil, `baz is not a measured variant`},
+		{"export to a missing folder", []string{"export=/nonexistent/x"}, nil, "cannot be written in /nonexistent"},
+		{"export to a folder", nil, func(o *Options) { o.Export = os.TempDir() }, "is a folder"},
+		{"load above the other CPUs", []string{"load=" + strconv.Itoa(len(online))}, nil, "at most load=" + strconv.Itoa(len(online)-1)},
+		{"glue options with settle too long", nil, func(o *Options) { o.Settle = time.Hour }, "settle=1h0m0s"},
+		{"glue options with reps too many", nil, func(o *Options) { o.Reps = 2e9 }, "too many"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opt, err := ParseOptions(append([]string{"quick"}, c.args...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.edit != nil {
+				c.edit(&opt)
+			}
+			opt.ResultsDir = t.TempDir()
+			ran := false
+			opt.Progress = func(Progress) { ran = true }
+			if _, err := Run(context.Background(), k, opt); err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("got %v, want an error saying %q", err, c.says)
+			}
+			if left, _ := os.ReadDir(opt.ResultsDir); ran || len(left) > 0 {
+				t.Errorf("something ran: progress=%v, results folder holds %d", ran, len(left))
+			}
+		})
+	}
+}
+
+// A legacy result that asks for more bootstrap resamples than the schema
+// allows is refused, not allocated.
+func TestLegacyBootstrapBounds(t *testing.T) {
+	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	vs := []Variant{{Name: "a", Series: Series{Interleaved: NewSamples(x)}}, {Name: "b", Series: Series{Interleaved: NewSamples(x)}}}
+	for _, n := range []int{2e9, -1, 99, 100001} {
+		p := Protocol{BootstrapResamples: n, Alpha: 0.05}
+		if err := CheckLegacyBootstrap(p); err == nil {
+			t.Errorf("%d resamples accepted", n)
+		}
+		cs := Comparisons(vs, p)
+		if len(cs) != 1 || !strings.Contains(cs[0].Undefined, "bootstrap_resamples") {
+			t.Errorf("%d resamples: %+v", n, cs)
+		}
+		if aa := AAControl("a", x, x, p); !strings.Contains(aa.Undefined, "bootstrap_resamples") {
+			t.Errorf("%d resamples: A/A %+v", n, aa)
+		}
+	}
+	for _, n := range []int{0, 100, 2000, 100000} {
+		if err := CheckLegacyBootstrap(Protocol{BootstrapResamples: n}); err != nil {
+			t.Errorf("%d: %v", n, err)
+		}
+	}
+}

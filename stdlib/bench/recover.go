@@ -1,0 +1,122 @@
+package bench
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// RunFile is the name of the file, in a run's raw folder, that says what the
+// run was (options, kernel, protocol, machine) once its measuring begins:
+// with the record files it is enough to rebuild the result (Recover).
+const RunFile = "run.json"
+
+// runFile is what RunFile holds.
+type runFile struct {
+	Options Options         `json:"options"`
+	Kernel  *harness.Kernel `json:"kernel"`
+	Result  *Result         `json:"result"` // as it stood when the measuring began
+}
+
+// saveRunFile writes RunFile in the run's folder.
+func (r *runner) saveRunFile() error {
+	b, err := json.Marshal(runFile{Options: r.opt, Kernel: r.k, Result: r.res})
+	if err != nil {
+		return fmt.Errorf("%s: %w", RunFile, err)
+	}
+	return WriteFileAtomic(filepath.Join(r.dir, RunFile), b, 0o600)
+}
+
+// ErrFinished is returned by Recover for a folder whose run wrote its result.
+var ErrFinished = errors.New("the run finished")
+
+// Recover rebuilds the result of a run that was killed before it could
+// write it (the kernel was killed, the machine went down) from what is in
+// its folder dir: RunFile and the record files of its processes, read with
+// the same collectors as Run. The result is partial; it is written to dir
+// as ResultFile and returned. A baseline measured in the same run is left
+// out. A folder that already has its result is refused (ErrFinished).
+func Recover(dir string) (*Result, error) {
+	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
+		return nil, fmt.Errorf("%s has its %s: %w; recover is for a run that was killed", dir, ResultFile, ErrFinished)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		return nil, fmt.Errorf("recover: %w (a run writes it once its measuring begins)", err)
+	}
+	var rf runFile
+	if err := json.Unmarshal(b, &rf); err != nil {
+		return nil, fmt.Errorf("recover: %s: %w", RunFile, err)
+	}
+	if rf.Kernel == nil || rf.Result == nil {
+		return nil, fmt.Errorf("recover: %s has no kernel or no result", RunFile)
+	}
+	r := &runner{k: rf.Kernel, opt: rf.Options, dir: dir, res: rf.Result, data: newCollected()}
+	r.opt.Export = ""
+	if err := r.collectFiles(); err != nil {
+		return nil, err
+	}
+	r.res.Partial, r.res.RawFile = true, dir
+	r.res.Error = "the run did not finish: this result was rebuilt from its raw records by benchbook recover"
+	if r.res.Protocol.Pairs > 0 {
+		r.res.BaselineDropped = "the baseline measured in this run is not rebuilt by benchbook recover"
+		r.res.Protocol.Pairs = 0
+	}
+	r.assemble()
+	return r.res, r.save()
+}
+
+// collectFiles reads every record file of the folder, in the order the
+// processes ran, and gives each to the collector of its phase.
+func (r *runner) collectFiles() error {
+	files, err := filepath.Glob(filepath.Join(r.dir, "p[0-9][0-9][0-9]-*.txt"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(files)
+	var pairs []*proc
+	for _, f := range files {
+		recs, err := readRecordFile(f)
+		if err != nil {
+			return fmt.Errorf("recover: %s: %w", filepath.Base(f), err)
+		}
+		p := &proc{Label: strings.TrimSuffix(filepath.Base(f)[len("p000-"):], ".txt"), File: f, Records: recs}
+		if strings.HasPrefix(p.Label, "interleaved-") {
+			pairs = append(pairs, p) // the new build's processes of a before/after
+			continue
+		}
+		if err := r.collectProc(p); err != nil {
+			return err
+		}
+	}
+	if len(pairs) > 0 {
+		r.collectInterleaved(pairs, r.interleavedSlots())
+	}
+	return nil
+}
+
+// collectProc gives the records of one process to the collector of the
+// phase its label names (the labels Run gives its processes).
+func (r *runner) collectProc(p *proc) error {
+	switch l := p.Label; {
+	case l == "first-discarded":
+		return r.collectBatches(p)
+	case l == "interleaved":
+		r.collectInterleaved([]*proc{p}, r.interleavedSlots())
+	case strings.HasPrefix(l, "inprocess-"):
+		r.collectInProcess(strings.TrimPrefix(l, "inprocess-"), p)
+	case strings.HasPrefix(l, "fresh-"):
+		v := strings.TrimPrefix(l, "fresh-")
+		if i := strings.LastIndexByte(v, '-'); i > 0 {
+			v = v[:i]
+		}
+		collectFresh(r.data.fresh, v, p, r.addChecksum)
+	}
+	return nil // the baseline's processes are not collected
+}
