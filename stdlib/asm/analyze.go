@@ -61,6 +61,12 @@ type Analysis struct {
 	Dead       bool     // no loop, no arithmetic, no call: the region times the clock alone
 	Hollow     bool     // loops, but every loop only counts: the work is gone, the loop is not
 	Finding    string   // one sentence from the numbers above
+	// Batch is the harness's loop over k of a batch function (AnalyzeBatch),
+	// nil for a single pass; Loops then holds the loops other than it.
+	Batch *Loop `json:",omitempty"`
+	// Hoisted counts the arithmetic instructions of a batch function outside
+	// its loop over k: work done once for all k passes.
+	Hoisted int `json:",omitempty"`
 }
 
 // Analyze finds the timed region of f and says what the compiler left in it.

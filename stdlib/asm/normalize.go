@@ -14,7 +14,8 @@ import (
 // equal wherever it was linked, and any change of the code shows:
 //
 //   - left out: the address column, the encoded bytes, Go's file:line column,
-//     alignment padding (nop of any length, xchg %ax,%ax), the address of a
+//     alignment padding (nop of any length, xchg %ax,%ax, and a jmp over
+//     nops to the instruction after them), the address of a
 //     function header, the displacement of a rip-relative operand (the
 //     symbol of objdump's comment stays, with its offset into a named object
 //     but not into the .rodata literal pool: see anchorSym),
@@ -57,6 +58,20 @@ func Normalize(text string) []string {
 			continue
 		}
 		lines = append(lines, line{addr: addr, hasAddr: true, text: inst})
+	}
+	// A jmp over nothing but padding to the next instruction is padding
+	// too: the assembler writes one before a long run of nops (an
+	// alignment of 128 bytes, say) so that they are not executed.
+	for i, l := range lines {
+		if l.hasAddr && l.text != "" && isPaddingJump(l.text) {
+			j := i + 1
+			for j < len(lines) && lines[j].hasAddr && lines[j].text == "" {
+				j++
+			}
+			if j > i+1 && j < len(lines) && lines[j].hasAddr && jumpTarget(l.text) == lines[j].addr {
+				lines[i].text = ""
+			}
+		}
 	}
 	// index: the address of each instruction -> its position among the
 	// shown instructions; padding maps to the instruction after it.
@@ -165,6 +180,23 @@ func isPadding(inst string) bool {
 	}
 	ops = strings.ReplaceAll(strings.ToLower(ops), " ", "")
 	return (mn == "xchg" || mn == "xchgw") && (ops == "%ax,%ax" || ops == "ax,ax")
+}
+
+// isPaddingJump reports an unconditional direct jmp (AT&T or Intel).
+func isPaddingJump(inst string) bool {
+	mn, _ := splitMnemonic(inst)
+	return mn == "jmp" || mn == "jmpq"
+}
+
+// jumpTarget is the address a direct GNU jmp goes to, or 0.
+func jumpTarget(inst string) uint64 {
+	_, ops := splitMnemonic(inst)
+	m := gnuTargetRE.FindStringSubmatch(strings.TrimSpace(ops))
+	if m == nil || strings.HasPrefix(strings.TrimSpace(ops), "*") {
+		return 0
+	}
+	a, _ := strconv.ParseUint(m[1], 16, 64)
+	return a
 }
 
 // normalizeInst rewrites one instruction, the pos-th shown.

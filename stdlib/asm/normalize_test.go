@@ -44,6 +44,8 @@ func TestDiff(t *testing.T) {
 		{"same listing", c, c, 0, nil},
 		{"C: an unrelated function linked before it, raw bytes shown", c, listing(t, "c_O2_unrelated_before_rawbytes.objdump"), 0, nil},
 		{"C: -falign-functions=64 -falign-loops=32 (other padding)", c, listing(t, "c_O2_align64.objdump"), 0, nil},
+		{"C: a jmp over the nops of an alignment of 128", edit(c, "jne    11a8 <kern+0x38>", "jne    11a8 <kern+0x38>\n    123d:\tjmp    1242 <kern+0xd2>\n    123f:\tnopl   0x0(%rax)"), c, 0, nil},
+		{"C: a jmp to the next instruction over no padding is kept", edit(c, "jne    11a8 <kern+0x38>", "jne    11a8 <kern+0x38>\n    123f:\tjmp    1242 <kern+0xd2>"), c, 1, []string{"-jmp .+1"}},
 		{"C: Intel syntax against itself moved", listing(t, "c_O2_intel.objdump"),
 			strings.NewReplacer("1170:", "2170:", "[rip+0x2fc9]", "[rip+0x1fc9]", "4140 <a>", "5140 <a>").Replace(listing(t, "c_O2_intel.objdump")), 0, nil},
 		{"C: stored as Func.Text", c, asText(t, "c_O2.objdump", GNU, "kern"), 0, nil},

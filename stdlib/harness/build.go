@@ -51,6 +51,16 @@ type Variant struct {
 	Finding  string       `json:"finding"` // what the region holds, in words
 	Analysis asm.Analysis `json:"analysis"`
 	Func     asm.Func     `json:"func"` // the timed function, instruction by instruction
+
+	// The batch function: k passes between two clock reads with a barrier
+	// after each, where a batched sample comes from. Analysed like the
+	// timed function with the loop over k set aside (asm.AnalyzeBatch).
+	BatchSymbol   string       `json:"batch_symbol"`
+	BatchAsm      string       `json:"batch_asm"`
+	BatchDead     bool         `json:"batch_dead"`
+	BatchHollow   bool         `json:"batch_hollow"`
+	BatchFinding  string       `json:"batch_finding"`
+	BatchAnalysis asm.Analysis `json:"batch_analysis"`
 }
 
 // Kernel is a built kernel: where its binary is and what its timed code is.
@@ -277,6 +287,7 @@ func relabel(k *Kernel, label string) {
 	for i := range k.Variants {
 		v := &k.Variants[i]
 		v.Asm, v.Finding = relabelText(v.Asm, label), relabelText(v.Finding, label)
+		v.BatchAsm, v.BatchFinding = relabelText(v.BatchAsm, label), relabelText(v.BatchFinding, label)
 		for j := range v.Callees {
 			v.Callees[j] = relabelText(v.Callees[j], label)
 		}
@@ -323,6 +334,7 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 				v.Callees = append(v.Callees, cf.Text())
 			}
 		}
+		analyseBatch(v, funcs)
 	}
 	return nil
 }

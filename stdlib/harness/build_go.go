@@ -190,7 +190,7 @@ func goMain(variants []Variant, setup bool) string {
 	for _, v := range variants {
 		fn := strings.TrimPrefix(v.Symbol, "main.bbTime_")
 		fmt.Fprintf(&b, "//go:noinline\nfunc bbTime_%[1]s() int64 {\n\tt0 := bench.Now()\n\t%[1]s()\n\treturn bench.Now() - t0\n}\n\n", fn)
-		fmt.Fprintf(&b, "//go:noinline\nfunc bbBatch_%[1]s(k int64) int64 {\n\tt0 := bench.Now()\n\tfor i := int64(0); i < k; i++ {\n\t\t%[1]s()\n\t}\n\treturn bench.Now() - t0\n}\n\n", fn)
+		fmt.Fprintf(&b, "//go:noinline\nfunc bbBatch_%[1]s(k int64) int64 {\n\tt0 := bench.Now()\n\tfor i := int64(0); i < k; i++ {\n\t\t%[1]s()\n\t\tbench.Barrier()\n\t}\n\treturn bench.Now() - t0\n}\n\n", fn)
 	}
 	b.WriteString("func main() {\n\tbench.Main([]bench.Variant{\n")
 	for _, v := range variants {

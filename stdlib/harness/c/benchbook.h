@@ -3,7 +3,8 @@
  *
  *   BENCH(name) { body }     a variant: its timed function holds the body
  *                            inlined between exactly two clock reads.
- *   BENCH_SETUP() { ... }    runs once per process, after the cold pass.
+ *   BENCH_SETUP() { ... }    runs once per process, after the cold pass
+ *                            (before it with -cold-after-setup).
  *   bench_sink(x)            an empty asm statement that claims to read x.
  *   bench_checksum(x, want)  adds x to the variant's checksum; the harness
  *                            checks the total against want per pass.
@@ -18,7 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define BENCHBOOK_HARNESS_VERSION 2
+#define BENCHBOOK_HARNESS_VERSION 3
 
 typedef int64_t (*bench_once_fn_)(void);
 typedef int64_t (*bench_batch_fn_)(int64_t);
@@ -48,25 +49,37 @@ static inline int64_t bench_ns_(const struct timespec *t) {
   ((void)(bench_cs_sum_ += (double)(x), bench_cs_want_ = (double)(want),  \
           bench_cs_used_ = 1))
 
+/* bench_barrier_: a compiler barrier, no instruction. The compiler may not
+ * move a load or store of memory across it, nor keep a value of memory in a
+ * register across it. glibc declares clock_gettime __leaf__ (it never calls
+ * back into this file), so without a barrier a store to a static variable
+ * of the cell could legally move across a clock read; with one at each
+ * clock read, every access to memory of the body stays between them. */
+#define bench_barrier_() __asm__ __volatile__("" : : : "memory")
+
 /* bench_time_NAME: one pass between two clock reads, the function whose
  * assembly the notebook shows. bench_batch_NAME: k passes between two clock
- * reads, for passes too short to time alone; the barrier stops the compiler
- * from computing the body once for all k. */
+ * reads, for passes too short to time alone; the barrier after each pass
+ * stops the compiler from computing the body once for all k. Both are
+ * disassembled and analysed (harness.Variant's Batch fields). */
 #define BENCH(name)                                                       \
   static inline __attribute__((always_inline)) void bench_body_##name(void); \
   __attribute__((noinline, used)) int64_t bench_time_##name(void) {       \
     struct timespec bench_t0_, bench_t1_;                                 \
     clock_gettime(CLOCK_MONOTONIC, &bench_t0_);                           \
+    bench_barrier_();                                                     \
     bench_body_##name();                                                  \
+    bench_barrier_();                                                     \
     clock_gettime(CLOCK_MONOTONIC, &bench_t1_);                           \
     return bench_ns_(&bench_t1_) - bench_ns_(&bench_t0_);                 \
   }                                                                       \
   __attribute__((noinline, used)) int64_t bench_batch_##name(int64_t k) { \
     struct timespec bench_t0_, bench_t1_;                                 \
     clock_gettime(CLOCK_MONOTONIC, &bench_t0_);                           \
+    bench_barrier_();                                                     \
     for (int64_t bench_i_ = 0; bench_i_ < k; bench_i_++) {                \
       bench_body_##name();                                                \
-      __asm__ __volatile__("" : : : "memory");                            \
+      bench_barrier_();                                                   \
     }                                                                     \
     clock_gettime(CLOCK_MONOTONIC, &bench_t1_);                           \
     return bench_ns_(&bench_t1_) - bench_ns_(&bench_t0_);                 \

@@ -12,8 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <alloca.h>
+#include <glob.h>
 
 #define BENCH_MAX_VARIANTS 256
 #define BENCH_MAX_SLOTS 512
@@ -176,13 +180,62 @@ static void gaps(double ms) {
          (long long)threshold, count, (long long)total, (long long)longest);
 }
 
-static void cold(const char *name) {
+/* cold times the first pass of a variant in the process; after says what
+ * ran before it: "start" (nothing: setup has not run) or "setup" (setup ran,
+ * then evict emptied the caches). */
+static void cold(const char *name, const char *after) {
   int v = find_variant(name);
   if (v < 0) fail("unknown cold variant ", name);
   long f0 = minflt_now();
   int64_t ns = variants_[v].once();
   long f1 = minflt_now();
-  record("cold variant=%s ns=%lld minflt=%ld", name, (long long)ns, f1 - f0);
+  record("cold variant=%s ns=%lld minflt=%ld after=%s", name, (long long)ns, f1 - f0, after);
+}
+
+/* llc_bytes is the largest cache size the kernel lists for cpu0 (the
+ * last-level cache), or 0 when /sys does not say. */
+static long long llc_bytes(void) {
+  glob_t g;
+  long long best = 0;
+  if (glob("/sys/devices/system/cpu/cpu0/cache/index*/size", 0, NULL, &g) != 0) return 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    FILE *f = fopen(g.gl_pathv[i], "r");
+    if (!f) continue;
+    long long n = 0;
+    char unit = 0;
+    if (fscanf(f, "%lld%c", &n, &unit) >= 1) {
+      if (unit == 'K') n <<= 10;
+      else if (unit == 'M') n <<= 20;
+      else if (unit == 'G') n <<= 30;
+      if (n > best) best = n;
+    }
+    fclose(f);
+  }
+  globfree(&g);
+  return best;
+}
+
+static volatile unsigned char evict_sink_;
+
+/* evict writes then reads one byte in every 64 of a fresh mapping of bytes
+ * bytes (default: twice the last-level cache, else 64 MiB), so that what
+ * setup left in the caches is gone before the cold pass; the mapping is
+ * unmapped again. MAP_POPULATE allocates its pages in the one call rather
+ * than a fault each; either way outside the cold pass. */
+static void evict(long long bytes) {
+  if (bytes <= 0) {
+    long long llc = llc_bytes();
+    bytes = llc > 0 ? 2 * llc : 64LL << 20;
+  }
+  int64_t t0 = now_ns();
+  unsigned char *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p == MAP_FAILED) fail("evict: mmap failed: ", strerror(errno));
+  for (long long i = 0; i < bytes; i += 64) p[i] = (unsigned char)i;
+  unsigned char sum = 0;
+  for (long long i = 0; i < bytes; i += 64) sum += p[i];
+  evict_sink_ = sum;
+  munmap(p, (size_t)bytes);
+  record("phase name=evict ns=%lld bytes=%lld", (long long)(now_ns() - t0), bytes);
 }
 
 static void run_setup(void) {
@@ -343,23 +396,93 @@ static uint64_t parse_u64(const char *opt, const char *val) {
 /* prelude_t holds the options of everything before the measured rounds. */
 typedef struct {
   const char *cold_variant;
-  int pin_cpu, warm, clock;
+  int pin_cpu, warm, clock, cold_after_setup;
   double settle_ms, calib_reads, gaps_ms;
+  long long evict_bytes;
 } prelude_t;
 
 /* prelude runs what comes before the measured rounds, in the protocol's order. */
 static void prelude(const prelude_t *o) {
   if (o->pin_cpu >= 0) pin(o->pin_cpu);
-  if (o->cold_variant) cold(o->cold_variant);
+  if (o->cold_variant && !o->cold_after_setup) cold(o->cold_variant, "start");
   if (o->clock) clock_stats();
   if (o->gaps_ms > 0) gaps(o->gaps_ms);
   run_setup();
+  if (o->cold_after_setup) {
+    evict(o->evict_bytes);
+    cold(o->cold_variant, "setup");
+  }
   settle(o->settle_ms);
   warmup(o->warm);
   if (o->calib_reads > 0) {
     if (!o->clock) clock_stats();
     calibrate((int64_t)(o->calib_reads * read_cost_ns_) + 1);
   }
+}
+
+/* Layout: -no-aslr re-executes the binary once with ADDR_NO_RANDOMIZE set,
+ * a flag execve keeps, so the re-executed process finds it set and goes on;
+ * -heap-pad and -stack-pad shift later heap allocations and every frame of
+ * the measuring code; the layout record says where things landed. */
+static const char *aslr_err_;
+
+static void no_aslr(char **argv) {
+  int p = personality(0xffffffff);
+  if (p < 0) {
+    aslr_err_ = "-no-aslr: personality failed";
+    return;
+  }
+  if (p & ADDR_NO_RANDOMIZE) return; /* re-executed, or started under setarch -R */
+  if (personality((unsigned long)p | ADDR_NO_RANDOMIZE) < 0 || !(personality(0xffffffff) & ADDR_NO_RANDOMIZE)) {
+    aslr_err_ = "-no-aslr: personality(ADDR_NO_RANDOMIZE) refused";
+    return;
+  }
+  execv("/proc/self/exe", argv);
+  aslr_err_ = "-no-aslr: re-exec of /proc/self/exe failed";
+}
+
+/* aslr_on: 1 if this process's addresses are randomised. */
+static int aslr_on(void) {
+  int p = personality(0xffffffff);
+  if (p >= 0 && (p & ADDR_NO_RANDOMIZE)) return 0;
+  FILE *f = fopen("/proc/sys/kernel/randomize_va_space", "r");
+  int level = 2;
+  if (f) {
+    if (fscanf(f, "%d", &level) != 1) level = 2;
+    fclose(f);
+  }
+  return level != 0;
+}
+
+typedef struct {
+  prelude_t pre;
+  int rounds;
+  long long stack_pad, heap_pad;
+  void *heap_probe;
+} run_t;
+
+/* measured runs everything after the layout is set: the layout record, the
+ * prelude and the measured rounds; it returns 1 if step mode stopped it. */
+__attribute__((noinline)) static int measured(run_t *r) {
+  volatile int here = 0;
+  record("layout stack_pad=%lld heap_pad=%lld stack_addr=%p heap_addr=%p text_addr=%p aslr=%d", r->stack_pad,
+         r->heap_pad, (void *)&here, r->heap_probe, (void *)variants_[slots_[0].variant].once, aslr_on());
+  if (step_ && !step_wait()) return 1;
+  prelude(&r->pre);
+  if (step_) step_ok();
+  return measure(r->rounds) + here;
+}
+
+/* padded moves the stack pointer down by stack_pad bytes (rounded up to
+ * the stack's 16-byte alignment) before measured: the alloca stays live
+ * until measured returns, and gcc makes no tail call of a function that
+ * calls alloca. */
+__attribute__((noinline)) static int padded(run_t *r) {
+  volatile char *pad = alloca((size_t)r->stack_pad);
+  if (r->stack_pad > 0) pad[0] = 0;
+  int stopped = measured(r);
+  if (r->stack_pad > 0) pad[r->stack_pad - 1] = 0;
+  return stopped;
 }
 
 static void list(void) {
@@ -380,27 +503,34 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s list | run -out FILE -slots a,b [options]\n", argv[0]);
     return 2;
   }
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "-no-aslr") == 0) no_aslr(argv);
   const char *out = NULL;
   char *slot_list = NULL, *batch_list = NULL;
-  prelude_t pre = {.pin_cpu = -1, .warm = 1, .settle_ms = 100};
-  int rounds = 0;
+  run_t run = {.pre = {.pin_cpu = -1, .warm = 1, .settle_ms = 100}};
+  prelude_t *pre = &run.pre;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(a, "-clock") == 0) { pre.clock = 1; continue; }
+    if (strcmp(a, "-clock") == 0) { pre->clock = 1; continue; }
     if (strcmp(a, "-step") == 0) { step_ = 1; continue; }
+    if (strcmp(a, "-cold-after-setup") == 0) { pre->cold_after_setup = 1; continue; }
+    if (strcmp(a, "-no-aslr") == 0) continue; /* acted on above */
     if (!val) fail("missing value for ", a);
     i++;
     if (strcmp(a, "-out") == 0) out = val;
     else if (strcmp(a, "-slots") == 0) slot_list = strdup(val);
     else if (strcmp(a, "-batch") == 0) batch_list = strdup(val);
-    else if (strcmp(a, "-cold") == 0) pre.cold_variant = val;
-    else if (strcmp(a, "-pin") == 0) pre.pin_cpu = atoi(val);
-    else if (strcmp(a, "-settle-ms") == 0) pre.settle_ms = atof(val);
-    else if (strcmp(a, "-warmup") == 0) pre.warm = atoi(val);
-    else if (strcmp(a, "-rounds") == 0) rounds = atoi(val);
-    else if (strcmp(a, "-calibrate-reads") == 0) pre.calib_reads = atof(val);
-    else if (strcmp(a, "-gaps-ms") == 0) pre.gaps_ms = atof(val);
+    else if (strcmp(a, "-cold") == 0) pre->cold_variant = val;
+    else if (strcmp(a, "-pin") == 0) pre->pin_cpu = atoi(val);
+    else if (strcmp(a, "-settle-ms") == 0) pre->settle_ms = atof(val);
+    else if (strcmp(a, "-warmup") == 0) pre->warm = atoi(val);
+    else if (strcmp(a, "-rounds") == 0) run.rounds = atoi(val);
+    else if (strcmp(a, "-evict-bytes") == 0) pre->evict_bytes = (long long)parse_u64(a, val);
+    else if (strcmp(a, "-stack-pad") == 0) run.stack_pad = (long long)parse_u64(a, val);
+    else if (strcmp(a, "-heap-pad") == 0) run.heap_pad = (long long)parse_u64(a, val);
+    else if (strcmp(a, "-calibrate-reads") == 0) pre->calib_reads = atof(val);
+    else if (strcmp(a, "-gaps-ms") == 0) pre->gaps_ms = atof(val);
     else if (strcmp(a, "-order-seed") == 0) { rng_state_ = parse_u64(a, val); shuffle_ = 1; }
     else fail("unknown option ", a);
   }
@@ -414,15 +544,17 @@ int main(int argc, char **argv) {
   record("start lang=c pid=%ld harness=%d", (long)getpid(), BENCHBOOK_HARNESS_VERSION);
   if (!slot_list) fail("-slots is required", NULL);
   if (step_ && !out) fail("-step needs -out: stdout carries the ok lines", NULL);
+  if (pre->cold_after_setup && !pre->cold_variant) fail("-cold-after-setup needs -cold", NULL);
+  if (aslr_err_) fail(aslr_err_, NULL);
   parse_slots(slot_list);
   if (batch_list) parse_batches(batch_list);
   if (step_) signal(SIGPIPE, SIG_IGN);
-  int stopped = step_ && !step_wait();
-  if (!stopped) {
-    prelude(&pre);
-    if (step_) step_ok();
-    stopped = measure(rounds);
-  }
+  /* The heap pad is kept and never written; the probe is where the next
+   * small allocation went. */
+  static void *heap_pad;
+  if (run.heap_pad > 0 && !(heap_pad = malloc((size_t)run.heap_pad))) fail("-heap-pad: malloc failed", NULL);
+  run.heap_probe = malloc(64);
+  int stopped = padded(&run);
   checksums();
   record("done stopped=%d", stopped);
   return 0;

@@ -7,11 +7,12 @@
 package bench
 
 import (
+	"runtime"
 	_ "unsafe" // for go:linkname
 )
 
 // Version is the harness version; it is part of every build's cache key.
-const Version = 2
+const Version = 3
 
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
@@ -54,3 +55,24 @@ type Variant struct {
 	Once  func() int64        // one pass between two clock reads, in ns
 	Batch func(k int64) int64 // k passes between two clock reads, in ns
 }
+
+// barrierByte is the memory Barrier names.
+var barrierByte byte
+
+// Barrier is a compiler barrier that costs no instruction, the Go twin of
+// the C harness's asm volatile("" ::: "memory"). The generated batch loop
+// calls it after each pass. runtime.KeepAlive is an intrinsic that the
+// compiler turns into an SSA value of the memory chain (OpKeepAlive takes
+// the memory state and yields a new one; ssagen/intrinsics.go): every load
+// and store of the pass is ordered before it, every load of the next pass
+// after it, and a store before it is not dead, so no pass can be merged
+// into the next or computed once for all k. Barrier is inlined; what is
+// left in the loop is the inlining mark, a one-byte NOP (go tool objdump
+// of main.bbBatch_F shows it at the line of the Barrier call).
+//
+// The timed functions need no barrier at their clock reads: runtime.nanotime
+// is a call the compiler does not inline, and a Go call takes and yields
+// the whole memory state (there is no __leaf__), so no access to memory
+// crosses it; the body returns nothing, so all of its work that survives
+// reaches memory before the second read.
+func Barrier() { runtime.KeepAlive(&barrierByte) }

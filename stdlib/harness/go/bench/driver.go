@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -63,11 +64,13 @@ func (d *driver) record(format string, args ...any) {
 
 // prelude holds the options of everything before the measured rounds.
 type prelude struct {
-	cold          string
-	pin, warm     int
-	clock         bool
-	settleMS      float64
-	calib, gapsMS float64
+	cold           string
+	coldAfterSetup bool
+	evictBytes     int64
+	pin, warm      int
+	clock          bool
+	settleMS       float64
+	calib, gapsMS  float64
 }
 
 func (d *driver) run(args []string) error {
@@ -93,8 +96,18 @@ func (d *driver) run(args []string) error {
 		return err
 	})
 	step := fs.Bool("step", false, "wait for a line on stdin before the prelude and each round")
+	fs.BoolVar(&p.coldAfterSetup, "cold-after-setup", false, "take the cold pass after setup and an eviction of the caches")
+	var stackPad, heapPad int64
+	fs.Func("evict-bytes", "bytes the eviction writes and reads (default twice the last-level cache)", decimal(&p.evictBytes))
+	fs.Func("stack-pad", "move the stack of the measuring code down by this many bytes", decimal(&stackPad))
+	fs.Func("heap-pad", "allocate and keep this many bytes before setup", decimal(&heapPad))
+	noASLR := fs.Bool("no-aslr", false, "re-execute once with address space randomisation off")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	var aslrErr error
+	if *noASLR {
+		aslrErr = reexecNoASLR() // returns only if it did not re-execute
 	}
 	if *out != "" {
 		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -107,6 +120,12 @@ func (d *driver) run(args []string) error {
 	if *step && *out == "" {
 		return fmt.Errorf("-step needs -out: stdout carries the ok lines")
 	}
+	if p.coldAfterSetup && p.cold == "" {
+		return fmt.Errorf("-cold-after-setup needs -cold")
+	}
+	if aslrErr != nil {
+		return aslrErr
+	}
 	if err := d.parseSlots(*slots, *batch); err != nil {
 		return err
 	}
@@ -114,13 +133,28 @@ func (d *driver) run(args []string) error {
 		d.step = bufio.NewReader(os.Stdin)
 		signal.Ignore(syscall.SIGPIPE)
 	}
-	stopped := !d.stepWait()
-	if !stopped {
-		if err := d.prelude(p); err != nil {
-			return err
+	if heapPad > 0 {
+		heapPadBlock = make([]byte, heapPad) // kept, never written
+	}
+	heapProbe = new([64]byte)
+	var stopped bool
+	var err error
+	padStack(stackPad, func() {
+		var here byte
+		d.record("layout stack_pad=%d heap_pad=%d stack_addr=%#x heap_addr=%#x text_addr=%#x aslr=%d", stackPad,
+			len(heapPadBlock), uintptr(unsafe.Pointer(&here)), uintptr(unsafe.Pointer(heapProbe)), funcPC(d.slots[0].v.Once),
+			b2i(aslrOn()))
+		if stopped = !d.stepWait(); stopped {
+			return
+		}
+		if err = d.prelude(p); err != nil {
+			return
 		}
 		d.stepOK()
 		stopped = d.measure(*rounds)
+	})
+	if err != nil {
+		return err
 	}
 	d.checksums()
 	d.record("done stopped=%d", b2i(stopped))
@@ -135,8 +169,8 @@ func (d *driver) prelude(p prelude) error {
 		}
 		d.record("pinned cpu=%d", p.pin)
 	}
-	if p.cold != "" {
-		if err := d.cold(p.cold); err != nil {
+	if p.cold != "" && !p.coldAfterSetup {
+		if err := d.cold(p.cold, "start"); err != nil {
 			return err
 		}
 	}
@@ -147,6 +181,14 @@ func (d *driver) prelude(p prelude) error {
 		d.gaps(p.gapsMS)
 	}
 	d.runSetup()
+	if p.coldAfterSetup {
+		if err := d.evict(p.evictBytes); err != nil {
+			return err
+		}
+		if err := d.cold(p.cold, "setup"); err != nil {
+			return err
+		}
+	}
 	d.settle(p.settleMS)
 	d.warmup(p.warm)
 	if p.calib > 0 {
@@ -210,14 +252,17 @@ func minflt() int64 {
 	return ru.Minflt
 }
 
-func (d *driver) cold(name string) error {
+// cold times the first pass of a variant in the process; after says what
+// ran before it: "start" (nothing: setup has not run) or "setup" (setup
+// ran, then evict emptied the caches).
+func (d *driver) cold(name, after string) error {
 	v := d.find(name)
 	if v == nil {
 		return fmt.Errorf("unknown cold variant %s", name)
 	}
 	f0 := minflt()
 	ns := v.Once()
-	d.record("cold variant=%s ns=%d minflt=%d", name, ns, minflt()-f0)
+	d.record("cold variant=%s ns=%d minflt=%d after=%s", name, ns, minflt()-f0, after)
 	return nil
 }
 
@@ -427,4 +472,176 @@ func pinAll(cpu int) error {
 		}
 	}
 	return nil
+}
+
+// decimal parses a byte count as the C driver does: decimal digits only
+// (no sign, no 0x, no octal).
+func decimal(n *int64) func(string) error {
+	return func(v string) error {
+		u, err := strconv.ParseUint(v, 10, 63)
+		*n = int64(u)
+		return err
+	}
+}
+
+// llcBytes is the largest cache size the kernel lists for cpu0 (the
+// last-level cache), or 0 when /sys does not say.
+func llcBytes() int64 {
+	paths, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*/size")
+	var best int64
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		v := strings.TrimSpace(string(b))
+		shift := 0
+		switch {
+		case strings.HasSuffix(v, "K"):
+			shift = 10
+		case strings.HasSuffix(v, "M"):
+			shift = 20
+		case strings.HasSuffix(v, "G"):
+			shift = 30
+		}
+		n, err := strconv.ParseInt(strings.TrimRight(v, "KMG"), 10, 64)
+		if err == nil && n<<shift > best {
+			best = n << shift
+		}
+	}
+	return best
+}
+
+var evictSink byte
+
+// evict writes then reads one byte in every 64 of a fresh mapping of bytes
+// bytes (default: twice the last-level cache, else 64 MiB), so that what
+// setup left in the caches is gone before the cold pass; the mapping is
+// unmapped again (not Go heap: no garbage for a later GC). MAP_POPULATE
+// allocates its pages in the one call rather than a fault each; either
+// way outside the cold pass.
+func (d *driver) evict(bytes int64) error {
+	if bytes <= 0 {
+		bytes = 64 << 20
+		if llc := llcBytes(); llc > 0 {
+			bytes = 2 * llc
+		}
+	}
+	t0 := Now()
+	p, err := syscall.Mmap(-1, 0, int(bytes), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_POPULATE)
+	if err != nil {
+		return fmt.Errorf("evict: mmap failed: %w", err)
+	}
+	for i := 0; i < len(p); i += 64 {
+		p[i] = byte(i)
+	}
+	var sum byte
+	for i := 0; i < len(p); i += 64 {
+		sum += p[i]
+	}
+	evictSink = sum
+	_ = syscall.Munmap(p)
+	d.record("phase name=evict ns=%d bytes=%d", Now()-t0, bytes)
+	return nil
+}
+
+// Layout: heapPadBlock is -heap-pad's block, heapProbe the allocation after it.
+var (
+	heapPadBlock []byte
+	heapProbe    *[64]byte
+)
+
+// addrNoRandomize is ADDR_NO_RANDOMIZE of <sys/personality.h>.
+const addrNoRandomize = 0x0040000
+
+func personality(p uintptr) (int, error) {
+	r, _, errno := syscall.RawSyscall(syscall.SYS_PERSONALITY, p, 0, 0)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(r), nil
+}
+
+// reexecNoASLR sets ADDR_NO_RANDOMIZE and re-executes the binary with the
+// same arguments and environment; execve keeps the flag, so the
+// re-executed process finds it set and returns at once. The personality
+// is a thread's, so the thread is locked from setting it to execve.
+func reexecNoASLR() error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	p, err := personality(0xffffffff)
+	if err != nil {
+		return fmt.Errorf("-no-aslr: personality failed: %w", err)
+	}
+	if p&addrNoRandomize != 0 {
+		return nil // re-executed, or started under setarch -R
+	}
+	if _, err := personality(uintptr(p | addrNoRandomize)); err != nil {
+		return fmt.Errorf("-no-aslr: personality(ADDR_NO_RANDOMIZE) refused: %w", err)
+	}
+	if q, _ := personality(0xffffffff); q&addrNoRandomize == 0 {
+		return fmt.Errorf("-no-aslr: personality(ADDR_NO_RANDOMIZE) refused")
+	}
+	err = syscall.Exec("/proc/self/exe", os.Args, os.Environ())
+	return fmt.Errorf("-no-aslr: re-exec of /proc/self/exe failed: %w", err)
+}
+
+// aslrOn reports whether this process's addresses are randomised.
+func aslrOn() bool {
+	if p, err := personality(0xffffffff); err == nil && p&addrNoRandomize != 0 {
+		return false
+	}
+	b, err := os.ReadFile("/proc/sys/kernel/randomize_va_space")
+	return err != nil || strings.TrimSpace(string(b)) != "0"
+}
+
+// funcPC is the address of the code of a func value.
+func funcPC(f func() int64) uintptr {
+	return **(**uintptr)(unsafe.Pointer(&f))
+}
+
+// padStack runs f with its stack frames at least n bytes further from the
+// top of the goroutine's stack: Go has no alloca, so it recurses through
+// padFrame, whose frame is a fixed size (measured, 32 bytes or so on
+// amd64), ceil(n / size) times. A goroutine's stack is copied when it grows, so absolute
+// addresses move, but the offsets from the top, which decide the address
+// bits below the stack's alignment, are kept.
+func padStack(n int64, f func()) {
+	if n <= 0 {
+		f()
+		return
+	}
+	size := int64(frameSize())
+	padFrame(int((n+size-1)/size)-1, f, 0, nil) // depth d is d+1 frames
+}
+
+// padFrame recurses depth times, then runs f, or with f nil stores in
+// dist the distance between its frame and its caller's (outer).
+//
+//go:noinline
+func padFrame(depth int, f func(), outer uintptr, dist *uintptr) {
+	var mark byte
+	here := uintptr(unsafe.Pointer(&mark))
+	switch {
+	case depth > 0:
+		padFrame(depth-1, f, here, dist)
+	case f != nil:
+		f()
+	default:
+		*dist = outer - here
+	}
+}
+
+// frameSize measures padFrame's frame: the distance between the locals of
+// two nested calls, taken twice; a stack copy between the two reads of
+// one shows as two distances that differ.
+func frameSize() uintptr {
+	for {
+		var a, b uintptr
+		padFrame(1, nil, 0, &a)
+		padFrame(1, nil, 0, &b)
+		if a == b && a > 0 && a < 4096 {
+			return a
+		}
+	}
 }
