@@ -94,7 +94,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr,
-		Command: "benchbook run " + strings.Join(args, " ")})
+		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " ")})
 	if err := ipynb.WriteFile(*out, nb); err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func splitPositional(args []string) (string, []string) {
 	return pos, rest
 }
 
-func cmdVerify(args []string, stdout io.Writer) error {
+func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("verify: benchbook verify EXECUTED.ipynb")
 	}
@@ -143,6 +143,7 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "%s: %s; verified by benchbook %s\n", args[0], ipynb.Provenance(nb), version)
 	ok, err := ipynb.Verify(nb, stdout)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", args[0], err)

@@ -37,6 +37,11 @@ type RunOptions struct {
 	Command string
 	// Now is the clock of the executed_at stamp; nil means time.Now.
 	Now func() time.Time
+	// Dir is the notebook's folder, where its cells run: absolute paths
+	// under it are stored relative to it in every output (a result's
+	// raw_file, the progress line, tables), so that the executed notebook
+	// carries no folder of this machine. "" keeps paths as they are.
+	Dir string
 }
 
 // CellError is the error of Execute when a cell failed.
@@ -72,7 +77,7 @@ func Execute(ctx context.Context, nb *Notebook, eng Engine, opt RunOptions) erro
 			}
 		}
 	}
-	st := &runState{nb: nb}
+	st := &runState{nb: nb, dir: opt.Dir}
 	for k, idx := range todo {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run stopped before cell %d: %w", idx, err)
