@@ -149,7 +149,8 @@ func errorParts(err error) (name, value string, traceback []string) {
 }
 
 // stamp writes the kernelspec and language_info (unless present) and the
-// "benchbook" entry into the notebook metadata.
+// "benchbook" entry into the notebook metadata: the version, the command
+// (with paths under opt.Dir made relative to it) and the time.
 func stamp(nb *Notebook, opt RunOptions) {
 	if nb.Metadata == nil {
 		nb.Metadata = map[string]any{}
@@ -165,7 +166,8 @@ func stamp(nb *Notebook, opt RunOptions) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": opt.Command,
+	st := runState{dir: opt.Dir}
+	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": st.relative(opt.Command),
 		"executed_at": now().UTC().Format(time.RFC3339)}
 }
 
