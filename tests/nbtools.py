@@ -1,4 +1,5 @@
 """Helpers for the notebook tests."""
+import asyncio
 import contextlib
 import json
 import os
@@ -121,3 +122,65 @@ def http_json(method, url, token, body=None):
                                  headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as resp:
         return json.loads(resp.read())
+
+
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextlib.contextmanager
+def chromium_page(url, profile, timeout=60):
+    """Headless Chromium showing url, with a fresh profile folder; yields a
+    function that evaluates a JavaScript expression in the page over the
+    DevTools protocol (awaiting a promise) and returns its value."""
+    chromium = shutil.which("chromium")
+    if not chromium:
+        pytest.skip("chromium is not installed (scripts/setup.sh --browser installs it)")
+    from tornado.websocket import websocket_connect
+    proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", url],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    loop = asyncio.new_event_loop()
+    ws = None
+    try:
+        active = pathlib.Path(profile) / "DevToolsActivePort"
+        deadline = time.time() + timeout
+        while not (active.exists() and active.read_text().strip()):
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError("chromium did not open its DevTools port")
+            time.sleep(0.2)
+        port = active.read_text().split()[0]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as resp:
+            pages = [t for t in json.loads(resp.read()) if t["type"] == "page"]
+        async def connect():
+            return await websocket_connect(pages[0]["webSocketDebuggerUrl"])
+        ws = loop.run_until_complete(asyncio.wait_for(connect(), 10))
+        ids = iter(range(1, 1 << 30))
+
+        def evaluate(expr, wait=30):
+            msg_id = next(ids)
+
+            async def call():
+                await ws.write_message(json.dumps({"id": msg_id, "method": "Runtime.evaluate", "params": {
+                    "expression": expr, "awaitPromise": True, "returnByValue": True}}))
+                while True:
+                    reply = json.loads(await ws.read_message())
+                    if reply.get("id") == msg_id:
+                        return reply
+            reply = loop.run_until_complete(asyncio.wait_for(call(), wait))
+            res = reply.get("result", {})
+            if "exceptionDetails" in res:
+                raise RuntimeError(f"{expr}: {res['exceptionDetails']}")
+            return res.get("result", {}).get("value")
+
+        yield evaluate
+    finally:
+        if ws is not None:
+            ws.close()
+            loop.run_until_complete(asyncio.sleep(0.1))
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        loop.close()

@@ -7,11 +7,12 @@ import json
 import re
 import shutil
 import subprocess
+import time
 
 import pytest
 
 from conftest import ROOT
-from nbtools import (benchbook, classic_notebook_server, http_json, load, node_round_trip, outputs_with,
+from nbtools import (benchbook, chromium_page, classic_notebook_server, http_json, load, node_round_trip, outputs_with,
                      write)
 
 NOTEBOOKS = ROOT / "tests" / "notebooks"
@@ -190,3 +191,27 @@ def test_empty_variants_are_refused(executed, tmp_path):
     assert f"rerun notebook, cell {cell} output" in res.stderr and "/variants" in res.stderr, res.stderr
     res = verify(bad)
     assert res.returncode == 1 and f"cell {cell} output" in res.stdout and "/variants" in res.stdout, res.stdout
+
+
+def test_classic_notebook_save_in_chromium_keeps_verify_passing(executed, tmp_path):
+    """The classic Notebook's own save: open the notebook in headless
+    Chromium, call Jupyter.notebook.save_notebook() through the DevTools
+    protocol, then verify the file the server wrote."""
+    root = tmp_path / "served"
+    root.mkdir()
+    shutil.copy(executed / "run.ipynb", root / "run.ipynb")
+    before = (root / "run.ipynb").stat().st_mtime_ns
+    with classic_notebook_server(root) as (base, token):
+        with chromium_page(f"{base}/notebooks/run.ipynb?token={token}", tmp_path / "profile") as evaluate:
+            deadline = time.time() + 60
+            while not evaluate("!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook._fully_loaded)"):
+                assert time.time() < deadline, "the notebook did not load in Chromium"
+                time.sleep(0.5)
+            cells = evaluate("Jupyter.notebook.get_cells().length")
+            evaluate("Jupyter.notebook.save_notebook().then(() => 'saved')")
+    assert cells == len(load(executed / "run.ipynb")["cells"])
+    assert (root / "run.ipynb").stat().st_mtime_ns != before, "the Notebook did not write the file"
+    saved = load(root / "run.ipynb")
+    assert outputs_with(saved, RESULT) and outputs_with(saved, "image/png")
+    res = verify(root / "run.ipynb")
+    assert res.returncode == 0 and res.stdout.strip().endswith(": ok"), res.stdout
