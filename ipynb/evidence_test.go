@@ -72,6 +72,31 @@ func TestVerifyRendersWhatReadersSee(t *testing.T) {
 	}
 }
 
+// TestVerifyRendersTheBeforeAfter: a verdict changed in the before/after
+// table of a result with a baseline is a mismatch.
+func TestVerifyRendersTheBeforeAfter(t *testing.T) {
+	r := honest(12)
+	withBaseline(r)
+	nb := resultNotebook(t, r)
+	if ok, out := verifyOut(t, nb); !ok {
+		t.Fatalf("the honest notebook fails:\n%s", out)
+	}
+	data := nb.Cells[1].Outputs[3].Data
+	h := data[display.MIMEHTML].(string)
+	if !strings.HasPrefix(h, baselineClass) || !strings.Contains(h, ">slower<") {
+		t.Fatalf("output 3 is not the before/after table:\n%s", h)
+	}
+	data[display.MIMEHTML] = strings.Replace(h, ">slower<", ">faster<", 1)
+	ok, out := verifyOut(t, nb)
+	if ok || !strings.Contains(out, "cell 1 output 3 text/html (before/after) line ") {
+		t.Errorf("a changed verdict: ok %v\n%s", ok, out)
+	}
+	nb.Cells[1].Outputs = nb.Cells[1].Outputs[:3]
+	if ok, out := verifyOut(t, nb); ok || !strings.Contains(out, "no before/after table follows") {
+		t.Errorf("a missing before/after table: ok %v\n%s", ok, out)
+	}
+}
+
 // TestVerifyChecksumCannotOverflow: want × passes overflows to +Inf for
 // want 1e308 over 2 passes; the per-pass test still judges it.
 func TestVerifyChecksumCannotOverflow(t *testing.T) {

@@ -94,6 +94,9 @@ func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 			pub.Stream("stdout", "prediction: none\n")
 			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
+			if r.Baseline != nil {
+				pub.Display(display.Bundle{Data: report.BaselineBundle(r), ID: display.NewID()}, false)
+			}
 			return nil, nil
 		}
 	}

@@ -13,7 +13,8 @@ import (
 // checkRendered renders again, from the result's JSON, what readers see of
 // it (the text/html and text/plain tables of report.Result and, after a
 // %bench, the commentary of report.CommentaryBundle) and compares it with
-// what the notebook stores: a number changed in a table or a sentence, but
+// what the notebook stores (and the before/after table of
+// report.BaselineBundle when the result has a baseline): a number changed in a table or a sentence, but
 // not in the JSON, is a mismatch that names the output and the first line
 // that differs.
 func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
@@ -38,7 +39,37 @@ func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
 			problems = append(problems, p)
 		}
 	}
+	if r.Baseline == nil {
+		return problems
+	}
+	k, ok := baselineAfter(nb.Cells[f.Cell], j)
+	if !ok {
+		return append(problems, fmt.Sprintf("cell %d: the result has a baseline, but no before/after table follows its commentary", f.Cell))
+	}
+	b := report.BaselineBundle(r)
+	for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
+		if p := sameText(fmt.Sprintf("cell %d output %d %s (before/after)", f.Cell, k, mime), nb.Cells[f.Cell].Outputs[k].Data[mime], b[mime], mime); p != "" {
+			problems = append(problems, p)
+		}
+	}
 	return problems
+}
+
+// baselineClass marks the HTML of report.BaselineBundle.
+const baselineClass = `<div class="benchbook-baseline"`
+
+// baselineAfter finds the before/after table (report.BaselineBundle) after
+// output i, before the next result.
+func baselineAfter(c *Cell, i int) (int, bool) {
+	for j := i + 1; j < len(c.Outputs); j++ {
+		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
+			return 0, false
+		}
+		if strings.HasPrefix(text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
+			return j, true
+		}
+	}
+	return 0, false
 }
 
 // isBenchCell says whether a cell's first line is a %bench magic, whose
