@@ -92,8 +92,8 @@ def test_nbconvert_html_shows_every_plot(executed, tmp_path):
     subprocess.run(["/usr/bin/python3", "-m", "nbconvert", "--to", "html", str(tmp_path / "run.ipynb")],
                    check=True, capture_output=True, text=True)
     page = (tmp_path / "run.html").read_text()
-    imgs = re.findall(r'<img[^>]*src="data:image/png;base64,[A-Za-z0-9+/=\n]{100,}"', page)
-    assert len(imgs) == plots, f"{len(imgs)} rendered images with data for {plots} plots"
+    imgs = re.findall(r'<img[^>]*src="data:image/png;base64,[A-Za-z0-9+/=\n]{100,}"\s*width=720\s*height=384', page)
+    assert len(imgs) == plots, f"{len(imgs)} images with data, shown at 720x384, for {plots} plots"
     for o in outputs_with(nb, "image/png"):
         assert o["metadata"]["image/png"] == {"width": 720, "height": 384}, o["metadata"]
 
