@@ -56,7 +56,11 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	return kernel.Run(context.Background(), *conn, engine{s}, stderr)
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	return kernel.Run(context.Background(), *conn, engine{s: s, dir: wd}, stderr)
 }
 
 // runEngine adapts a cells.Session to the notebook runner.

@@ -65,7 +65,7 @@ func (st *runState) end(res map[string]any, err error, n int) {
 	if len(res) > 0 {
 		data, notes := generic(res)
 		data = st.relative(data).(map[string]any)
-		st.add(&Output{Type: ExecuteResult, Data: data, Metadata: imageMetadata(data, nil), ExecutionCount: &n})
+		st.add(&Output{Type: ExecuteResult, Data: data, Metadata: ImageMetadata(data, nil), ExecutionCount: &n})
 		st.notes(notes)
 	}
 	if err != nil {
@@ -99,7 +99,7 @@ func (p *cellPub) Display(b display.Bundle, update bool) {
 	data, notes := generic(b.Data)
 	meta, metaNotes := generic(b.Metadata)
 	data = st.relative(data).(map[string]any)
-	meta = imageMetadata(data, meta)
+	meta = ImageMetadata(data, meta)
 	if update {
 		st.replace(b.ID, data, meta)
 		st.notes(append(notes, metaNotes...))
@@ -220,12 +220,18 @@ func toGeneric(v any) (any, error) {
 // does not carry the folders of the machine that ran it. The same rewrite
 // applies to a result's raw_file and to the tables that show it, so verify
 // renders them alike.
-func (st *runState) relative(v any) any {
-	dir := filepath.Clean(st.dir)
-	if st.dir == "" || !filepath.IsAbs(dir) || dir == string(filepath.Separator) {
+func (st *runState) relative(v any) any { return RelativePaths(v, st.dir) }
+
+// RelativePaths rewrites the absolute paths under the folder dir in every
+// string of v (a string, a []string or a generic JSON value) to paths
+// relative to dir, as Execute stores outputs; v is returned as it is when
+// dir is "", relative or the root. The kernel's outputs go through it too.
+func RelativePaths(v any, dir string) any {
+	clean := filepath.Clean(dir)
+	if dir == "" || !filepath.IsAbs(clean) || clean == string(filepath.Separator) {
 		return v
 	}
-	return relativeTo(v, dir)
+	return relativeTo(v, clean)
 }
 
 // relativeTo is relative for the folder dir (clean and absolute).
@@ -293,7 +299,7 @@ func isNameByte(c byte) bool {
 // pHYs chunk) above the 96 dpi of a CSS pixel: a figure drawn at 192 dpi
 // displays at half its pixels, as Jupyter shows an image whose metadata has
 // width and height.
-func imageMetadata(data, meta map[string]any) map[string]any {
+func ImageMetadata(data, meta map[string]any) map[string]any {
 	if meta == nil {
 		meta = map[string]any{}
 	}
@@ -335,4 +341,25 @@ func pngDisplaySize(b64 string) (w, h int, ok bool) {
 		off += 8 + n + 4
 	}
 	return 0, 0, false
+}
+
+// Portable returns a display bundle as benchbook run stores it, for an
+// engine that sends outputs elsewhere (the kernel): values made JSON-native
+// (a *bench.Result becomes the object its JSON encodes; a value that does
+// not encode stays as it is, for the sender to report), paths under dir made
+// relative (RelativePaths), and the display size of a dense PNG in the
+// metadata (ImageMetadata). data and meta are not changed.
+func Portable(data, meta map[string]any, dir string) (map[string]any, map[string]any) {
+	out := make(map[string]any, len(data))
+	for k, v := range data {
+		if g, err := toGeneric(v); err == nil {
+			v = g
+		}
+		out[k] = RelativePaths(v, dir)
+	}
+	m := make(map[string]any, len(meta))
+	for k, v := range meta {
+		m[k] = v
+	}
+	return out, ImageMetadata(out, m)
 }

@@ -247,3 +247,33 @@ func TestFiguresDisplayAtTheirSize(t *testing.T) {
 		t.Errorf("a truncated PNG gives %dx%d", w, h)
 	}
 }
+
+// TestPortable: what the kernel sends is what run stores: the result as
+// JSON with raw_file relative, the table text relative, a dense PNG's size
+// in the metadata; the caller's maps are left as they were.
+func TestPortable(t *testing.T) {
+	dir := t.TempDir()
+	r := honest(10)
+	r.RawFile = filepath.Join(dir, "results", "x")
+	data := report.Result(r)
+	meta := map[string]any{"isolated": true}
+	out, m := Portable(data, meta, dir)
+	res, ok := out[display.MIMEResult].(map[string]any)
+	if !ok || res["raw_file"] != "results/x" || !strings.Contains(out[display.MIMEText].(string), "raw records: results/x\n") {
+		t.Errorf("raw_file %v, text %q", res["raw_file"], out[display.MIMEText])
+	}
+	if r.RawFile != filepath.Join(dir, "results", "x") || len(meta) != 1 || m["isolated"] != true {
+		t.Error("Portable changed its arguments or lost metadata")
+	}
+	fig, err := plot.Strip(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m = Portable(fig.Bundle(), nil, dir)
+	if png, _ := m[display.MIMEPNG].(map[string]any); png["width"] != json.Number("720") {
+		t.Errorf("metadata %v, want image/png width 720", m)
+	}
+	if got := RelativePaths("in "+dir+"2/x and "+dir+"/y", dir); got != "in "+dir+"2/x and y" {
+		t.Errorf("RelativePaths = %q", got)
+	}
+}

@@ -166,8 +166,7 @@ func stamp(nb *Notebook, opt RunOptions) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	st := runState{dir: opt.Dir}
-	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": st.relative(opt.Command),
+	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": RelativePaths(opt.Command, opt.Dir),
 		"executed_at": now().UTC().Format(time.RFC3339)}
 }
 

@@ -37,12 +37,15 @@ def benchbook(*args, env=None, check=True):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env=e, check=check)
 
 
-def nbconvert(path, out, env=None, timeout=900):
+def nbconvert(path, out, env=None, timeout=900, cwd=None):
+    """Executes path under Jupyter with the benchbook kernel; the kernel runs
+    in cwd (nbconvert's default: the current folder), as Jupyter runs it in
+    the notebook's folder."""
     e = dict(os.environ)
     e.update(env or {})
     subprocess.run(["/usr/bin/python3", "-m", "nbconvert", "--to", "notebook", "--execute",
                     f"--ExecutePreprocessor.timeout={timeout}", "--ExecutePreprocessor.kernel_name=benchbook",
-                    "--output", str(out), str(path)], check=True, capture_output=True, text=True, env=e)
+                    "--output", str(out), str(path)], check=True, capture_output=True, text=True, env=e, cwd=cwd)
     with open(out) as f:
         return json.load(f)
 

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from conftest import ROOT
-from nbtools import (benchbook, chromium_page, classic_notebook_server, http_json, load, node_round_trip, outputs_with,
-                     write)
+from nbtools import (benchbook, chromium_page, classic_notebook_server, http_json, load, nbconvert, node_round_trip,
+                     outputs_with, write)
 
 NOTEBOOKS = ROOT / "tests" / "notebooks"
 RESULT = "application/vnd.benchbook.result+json"
@@ -214,4 +214,18 @@ def test_classic_notebook_save_in_chromium_keeps_verify_passing(executed, tmp_pa
     saved = load(root / "run.ipynb")
     assert outputs_with(saved, RESULT) and outputs_with(saved, "image/png")
     res = verify(root / "run.ipynb")
+    assert res.returncode == 0 and res.stdout.strip().endswith(": ok"), res.stdout
+
+
+def test_the_kernel_sends_portable_outputs(tmp_path):
+    """Under Jupyter (nbconvert --execute, the real kernel) too: paths are
+    relative to the notebook, plots carry their display size, verify passes."""
+    shutil.copy(NOTEBOOKS / "smoke.ipynb", tmp_path / "smoke.ipynb")
+    nb = nbconvert(tmp_path / "smoke.ipynb", tmp_path / "kernel.ipynb", cwd=tmp_path)
+    text = (tmp_path / "kernel.ipynb").read_text()
+    assert str(tmp_path) not in text, "the kernel's outputs hold the notebook's folder"
+    assert the_result(nb)["raw_file"].startswith("results/"), the_result(nb)["raw_file"]
+    plots = outputs_with(nb, "image/png")
+    assert plots and all(o["metadata"]["image/png"] == {"width": 720, "height": 384} for o in plots)
+    res = verify(tmp_path / "kernel.ipynb")
     assert res.returncode == 0 and res.stdout.strip().endswith(": ok"), res.stdout
