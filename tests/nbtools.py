@@ -140,7 +140,8 @@ def chromium_page(url, profile, timeout=60):
     if not chromium:
         pytest.skip("chromium is not installed (scripts/setup.sh --browser installs it)")
     from tornado.websocket import websocket_connect
-    proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--remote-debugging-port=0", url],
+    proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1400,1000",
+                             "--remote-debugging-port=0", url],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     loop = asyncio.new_event_loop()
     ws = None

@@ -208,8 +208,12 @@ def test_classic_notebook_save_in_chromium_keeps_verify_passing(executed, tmp_pa
                 assert time.time() < deadline, "the notebook did not load in Chromium"
                 time.sleep(0.5)
             cells = evaluate("Jupyter.notebook.get_cells().length")
+            shown = evaluate("[...document.querySelectorAll('div.output_png img')]"
+                             ".map(i => i.naturalWidth ? i.width + 'x' + i.height : 'blank')")
             evaluate("Jupyter.notebook.save_notebook().then(() => 'saved')")
     assert cells == len(load(executed / "run.ipynb")["cells"])
+    # Every plot is shown, at its size (the PNG holds twice the pixels).
+    assert shown == ["720x384"] * count_plots(load(executed / "run.ipynb")), shown
     assert (root / "run.ipynb").stat().st_mtime_ns != before, "the Notebook did not write the file"
     saved = load(root / "run.ipynb")
     assert outputs_with(saved, RESULT) and outputs_with(saved, "image/png")
