@@ -316,7 +316,8 @@ func ImageMetadata(data, meta map[string]any) map[string]any {
 }
 
 // pngDisplaySize reads the pixel size and pHYs density of a PNG (base64)
-// and returns its size in CSS pixels (96 dpi), when the density is higher.
+// and returns its size in CSS pixels (96 dpi), for a density of 2, 3 or 4
+// times 96 dpi.
 func pngDisplaySize(b64 string) (w, h int, ok bool) {
 	head := b64[:min(len(b64), 256)]
 	head = head[:len(head)/4*4]
@@ -332,11 +333,12 @@ func pngDisplaySize(b64 string) (w, h int, ok bool) {
 			break
 		}
 		if typ == "pHYs" && n == 9 && p[off+16] == 1 {
-			dpi := float64(binary.BigEndian.Uint32(p[off+8:off+12])) * 0.0254
-			if dpi <= 96*1.01 {
-				return 0, 0, false
+			scale := float64(binary.BigEndian.Uint32(p[off+8:off+12])) * 0.0254 / 96
+			k := math.Round(scale)
+			if k < 2 || k > 4 || math.Abs(scale-k) > 0.005*k {
+				return 0, 0, false // 1x, or a print density (300 dpi): shown as Jupyter shows it
 			}
-			return int(math.Round(float64(pw) * 96 / dpi)), int(math.Round(float64(ph) * 96 / dpi)), true
+			return int(math.Round(float64(pw) / k)), int(math.Round(float64(ph) / k)), true
 		}
 		off += 8 + n + 4
 	}

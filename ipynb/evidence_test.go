@@ -3,8 +3,11 @@ package ipynb
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -276,4 +279,37 @@ func TestPortable(t *testing.T) {
 	if got := RelativePaths("in "+dir+"2/x and "+dir+"/y", dir); got != "in "+dir+"2/x and y" {
 		t.Errorf("RelativePaths = %q", got)
 	}
+}
+
+// TestPNGDensities: only a PNG drawn at 2-4 times 96 dpi gets a display
+// size; a 100 or 300 dpi export (matplotlib's pHYs) shows at its pixels.
+func TestPNGDensities(t *testing.T) {
+	for _, tc := range []struct {
+		dpi  float64
+		w    int
+		want bool
+	}{{96, 0, false}, {100, 0, false}, {192, 360, true}, {288, 240, true}, {300, 0, false}} {
+		b64 := base64.StdEncoding.EncodeToString(pngHeader(720, 384, tc.dpi))
+		w, _, ok := pngDisplaySize(b64)
+		if ok != tc.want || ok && w != tc.w {
+			t.Errorf("%v dpi: width %d ok %v, want %d %v", tc.dpi, w, ok, tc.w, tc.want)
+		}
+	}
+}
+
+// pngHeader is the signature, IHDR and pHYs chunks of a PNG (CRCs zero:
+// pngDisplaySize does not check them).
+func pngHeader(w, h uint32, dpi float64) []byte {
+	p := []byte("\x89PNG\r\n\x1a\n")
+	p = binary.BigEndian.AppendUint32(p, 13)
+	p = append(p, "IHDR"...)
+	p = binary.BigEndian.AppendUint32(p, w)
+	p = binary.BigEndian.AppendUint32(p, h)
+	p = append(p, 8, 3, 0, 0, 0, 0, 0, 0, 0)
+	p = binary.BigEndian.AppendUint32(p, 9)
+	p = append(p, "pHYs"...)
+	ppm := uint32(math.Round(dpi / 0.0254))
+	p = binary.BigEndian.AppendUint32(p, ppm)
+	p = binary.BigEndian.AppendUint32(p, ppm)
+	return append(p, 1, 0, 0, 0, 0)
 }
