@@ -112,7 +112,11 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	return kernel.Run(context.Background(), *conn, engine{s}, stderr)
+	wd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	return kernel.Run(context.Background(), *conn, engine{s: s, dir: wd}, stderr)
 }
 
 // runEngine adapts a cells.Session to the notebook runner.
@@ -156,7 +160,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr,
-		Command: "benchbook run " + strings.Join(args, " ")})
+		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " ")})
 	if err := ipynb.WriteFile(*out, nb); err != nil {
 		return err
 	}
@@ -222,7 +226,7 @@ func splitPositional(args []string) (string, []string) {
 	return pos, rest
 }
 
-func cmdVerify(args []string, stdout io.Writer) error {
+func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("verify: benchbook verify EXECUTED.ipynb")
 	}
@@ -230,6 +234,7 @@ func cmdVerify(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(stderr, "%s: %s; verified by benchbook %s\n", args[0], ipynb.Provenance(nb), version)
 	ok, err := ipynb.Verify(nb, stdout)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", args[0], err)

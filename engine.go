@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/kernel"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -17,6 +18,11 @@ import (
 // the one place where the wire protocol and the meaning of cells meet.
 type engine struct {
 	s *cells.Session
+	// dir is the kernel's working folder, the notebook's: paths under it
+	// are sent relative to it (ipynb.RelativePaths), as benchbook run
+	// stores them, so that a saved notebook carries no folder of this
+	// machine.
+	dir string
 }
 
 var _ kernel.Engine = engine{}
@@ -35,18 +41,29 @@ func (e engine) Info() kernel.Info {
 	}
 }
 
-// publisher turns display calls into kernel outputs.
-type publisher struct{ out kernel.Output }
+// publisher turns display calls into kernel outputs as benchbook run
+// stores them (ipynb.Portable): paths under dir made relative, the display
+// size of a PNG that says its density in the metadata.
+type publisher struct {
+	out kernel.Output
+	dir string
+}
 
-func (p publisher) Stream(name, text string) { p.out.Stream(name, text) }
+func (p publisher) Stream(name, text string) {
+	p.out.Stream(name, ipynb.RelativePaths(text, p.dir).(string))
+}
 func (p publisher) Display(b display.Bundle, update bool) {
-	p.out.Display(b.Data, b.Metadata, b.ID, update)
+	data, meta := ipynb.Portable(b.Data, b.Metadata, p.dir)
+	p.out.Display(data, meta, b.ID, update)
 }
 func (p publisher) Clear(wait bool) { p.out.Clear(wait) }
 
 func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kernel.Output) kernel.ExecuteResult {
 	label := fmt.Sprintf("Cell[%d]", req.ExecutionCount)
-	data, err := e.s.Execute(ctx, label, req.Code, publisher{out})
+	data, err := e.s.Execute(ctx, label, req.Code, publisher{out: out, dir: e.dir})
+	if data != nil {
+		data, _ = ipynb.Portable(data, nil, e.dir)
+	}
 	res := kernel.ExecuteResult{Data: data}
 	if err != nil {
 		var ce *cells.Error
@@ -55,6 +72,8 @@ func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kern
 		} else {
 			res.Err = &kernel.ExecError{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
 		}
+		res.Err.Value = ipynb.RelativePaths(res.Err.Value, e.dir).(string)
+		res.Err.Traceback = ipynb.RelativePaths(res.Err.Traceback, e.dir).([]string)
 	}
 	if len(req.UserExpressions) > 0 {
 		res.UserExpressions = e.userExpressions(ctx, req.UserExpressions)
@@ -66,7 +85,7 @@ func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kern
 func (e engine) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
 	out := map[string]any{}
 	for name, expr := range exprs {
-		data, err := e.s.Execute(ctx, "user_expressions", expr, publisher{nullOutput{}})
+		data, err := e.s.Execute(ctx, "user_expressions", expr, publisher{out: nullOutput{}})
 		if err != nil {
 			out[name] = map[string]any{"status": "error", "ename": "Error", "evalue": err.Error(), "traceback": []string{}}
 			continue

@@ -62,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "run":
 		return cmdRun(rest, stdout, stderr)
 	case "verify":
-		return cmdVerify(rest, stdout)
+		return cmdVerify(rest, stdout, stderr)
 	case "compare":
 		return cmdCompare(rest, stdout)
 	case "recover":

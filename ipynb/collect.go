@@ -2,9 +2,15 @@ package ipynb
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -32,6 +38,9 @@ type runState struct {
 	nb           *Notebook
 	cell         int // index of the running cell; -1 between cells
 	clearPending bool
+	// dir is the notebook's folder: paths under it are stored relative to
+	// it (see relative); "" keeps them as they are.
+	dir string
 }
 
 // cellPub is the display.Publisher handed to the engine for one cell.
@@ -55,11 +64,14 @@ func (st *runState) end(res map[string]any, err error, n int) {
 	defer st.mu.Unlock()
 	if len(res) > 0 {
 		data, notes := generic(res)
-		st.add(&Output{Type: ExecuteResult, Data: data, Metadata: map[string]any{}, ExecutionCount: &n})
+		data = st.relative(data).(map[string]any)
+		st.add(&Output{Type: ExecuteResult, Data: data, Metadata: ImageMetadata(data, nil), ExecutionCount: &n})
 		st.notes(notes)
 	}
 	if err != nil {
 		name, value, tb := errorParts(err)
+		value = st.relative(value).(string)
+		tb = st.relative(tb).([]string)
 		st.add(&Output{Type: ErrorOutput, EName: name, EValue: value, Traceback: tb})
 	}
 	st.cell = -1
@@ -73,7 +85,7 @@ func (p *cellPub) Stream(name, text string) {
 	if st.cell != p.cell || text == "" {
 		return
 	}
-	st.stream(name, text)
+	st.stream(name, st.relative(text).(string))
 }
 
 // Display implements display.Publisher.
@@ -86,6 +98,8 @@ func (p *cellPub) Display(b display.Bundle, update bool) {
 	}
 	data, notes := generic(b.Data)
 	meta, metaNotes := generic(b.Metadata)
+	data = st.relative(data).(map[string]any)
+	meta = ImageMetadata(data, meta)
 	if update {
 		st.replace(b.ID, data, meta)
 		st.notes(append(notes, metaNotes...))
@@ -197,4 +211,157 @@ func toGeneric(v any) (any, error) {
 		return nil, err
 	}
 	return g, nil
+}
+
+// relative rewrites every absolute path under the notebook's folder, in
+// every string of v (a generic JSON value, a string or a []string), to one
+// relative to that folder: "/home/me/nb/results/seed-1" becomes
+// "results/seed-1" and the folder itself ".", so that a shared notebook
+// does not carry the folders of the machine that ran it. The same rewrite
+// applies to a result's raw_file and to the tables that show it, so verify
+// renders them alike.
+func (st *runState) relative(v any) any { return RelativePaths(v, st.dir) }
+
+// RelativePaths rewrites the absolute paths under the folder dir in every
+// string of v (a string, a []string or a generic JSON value) to paths
+// relative to dir, as Execute stores outputs; v is returned as it is when
+// dir is "", relative or the root. The kernel's outputs go through it too.
+func RelativePaths(v any, dir string) any {
+	clean := filepath.Clean(dir)
+	if dir == "" || !filepath.IsAbs(clean) || clean == string(filepath.Separator) {
+		return v
+	}
+	return relativeTo(v, clean)
+}
+
+// relativeTo is relative for the folder dir (clean and absolute).
+func relativeTo(v any, dir string) any {
+	switch x := v.(type) {
+	case string:
+		return relativeString(x, dir)
+	case []string:
+		out := make([]string, len(x))
+		for i, s := range x {
+			out[i] = relativeTo(s, dir).(string)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = relativeTo(e, dir)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = relativeTo(e, dir)
+		}
+		return out
+	}
+	return v
+}
+
+// relativeString rewrites the paths under dir in s: "dir/x" becomes "x" and
+// dir alone (followed by the end or a character no name has: a space,
+// a quote) becomes "."; "dir2/x" stays.
+func relativeString(s, dir string) string {
+	if !strings.Contains(s, dir) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, dir)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		rest := s[i+len(dir):]
+		switch {
+		case strings.HasPrefix(rest, string(filepath.Separator)):
+			rest = rest[1:]
+		case rest == "" || !isNameByte(rest[0]):
+			b.WriteString(".")
+		default:
+			b.WriteString(dir)
+		}
+		s = rest
+	}
+}
+
+// isNameByte says whether c may continue a file name.
+func isNameByte(c byte) bool {
+	return c == '.' || c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// imageMetadata returns meta with the display size of the bundle's
+// image/png when meta does not give one and the PNG says its density (a
+// pHYs chunk) above the 96 dpi of a CSS pixel: a figure drawn at 192 dpi
+// displays at half its pixels, as Jupyter shows an image whose metadata has
+// width and height.
+func ImageMetadata(data, meta map[string]any) map[string]any {
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	b64, ok := data[display.MIMEPNG].(string)
+	if _, has := meta[display.MIMEPNG]; !ok || has {
+		return meta
+	}
+	w, h, ok := pngDisplaySize(b64)
+	if !ok {
+		return meta
+	}
+	meta[display.MIMEPNG] = map[string]any{"width": json.Number(strconv.Itoa(w)), "height": json.Number(strconv.Itoa(h))}
+	return meta
+}
+
+// pngDisplaySize reads the pixel size and pHYs density of a PNG (base64)
+// and returns its size in CSS pixels (96 dpi), for a density of 2, 3 or 4
+// times 96 dpi.
+func pngDisplaySize(b64 string) (w, h int, ok bool) {
+	head := b64[:min(len(b64), 256)]
+	head = head[:len(head)/4*4]
+	p, err := base64.StdEncoding.DecodeString(head)
+	if err != nil || len(p) < 33 || string(p[1:4]) != "PNG" || string(p[12:16]) != "IHDR" {
+		return 0, 0, false
+	}
+	pw, ph := binary.BigEndian.Uint32(p[16:20]), binary.BigEndian.Uint32(p[20:24])
+	for off := 8; off+8 <= len(p); {
+		n := int(binary.BigEndian.Uint32(p[off : off+4]))
+		typ := string(p[off+4 : off+8])
+		if typ == "IDAT" || off+8+n > len(p) {
+			break
+		}
+		if typ == "pHYs" && n == 9 && p[off+16] == 1 {
+			scale := float64(binary.BigEndian.Uint32(p[off+8:off+12])) * 0.0254 / 96
+			k := math.Round(scale)
+			if k < 2 || k > 4 || math.Abs(scale-k) > 0.005*k {
+				return 0, 0, false // 1x, or a print density (300 dpi): shown as Jupyter shows it
+			}
+			return int(math.Round(float64(pw) / k)), int(math.Round(float64(ph) / k)), true
+		}
+		off += 8 + n + 4
+	}
+	return 0, 0, false
+}
+
+// Portable returns a display bundle as benchbook run stores it, for an
+// engine that sends outputs elsewhere (the kernel): values made JSON-native
+// (a *bench.Result becomes the object its JSON encodes; a value that does
+// not encode stays as it is, for the sender to report), paths under dir made
+// relative (RelativePaths), and the display size of a dense PNG in the
+// metadata (ImageMetadata). data and meta are not changed.
+func Portable(data, meta map[string]any, dir string) (map[string]any, map[string]any) {
+	out := make(map[string]any, len(data))
+	for k, v := range data {
+		if g, err := toGeneric(v); err == nil {
+			v = g
+		}
+		out[k] = RelativePaths(v, dir)
+	}
+	m := make(map[string]any, len(meta))
+	for k, v := range meta {
+		m[k] = v
+	}
+	return out, ImageMetadata(out, m)
 }

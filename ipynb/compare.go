@@ -1,10 +1,12 @@
 package ipynb
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -24,7 +26,9 @@ type located struct {
 // medians of each series judged against the run-to-run floor (two notebooks
 // are two runs: nothing is called significant), and the conditions side by
 // side, in lines of at most 100 runes; then it names the results present on
-// one side only. A result that cannot be read,
+// one side only. A result that does not match result.schema.json (an
+// empty variants list, a missing field) is refused before anything is
+// compared (ErrMalformedResult); a result that cannot be read,
 // or two notebooks without a single result between them, is an error.
 func Compare(published, rerun *Notebook, w io.Writer) error {
 	pubs, err := decodeAll(published, "published")
@@ -55,10 +59,19 @@ func Compare(published, rerun *Notebook, w io.Writer) error {
 	return err
 }
 
-// decodeAll decodes every result of nb; side names the notebook in errors.
+// ErrMalformedResult is returned (wrapped) by Compare when a result does
+// not match result.schema.json; the message names the notebook, the cell
+// and the field.
+var ErrMalformedResult = errors.New("malformed result")
+
+// decodeAll checks every result of nb against the schema and decodes it;
+// side names the notebook in errors.
 func decodeAll(nb *Notebook, side string) ([]located, error) {
 	var out []located
 	for _, f := range Results(nb) {
+		if err := schema.ValidateResult(f.Value); err != nil {
+			return nil, fmt.Errorf("%w: %s notebook, %s: %s", ErrMalformedResult, side, f.Where(), schemaError(err))
+		}
 		r, err := decodeResult(f.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s notebook, %s: the result cannot be read: %w", side, f.Where(), err)

@@ -81,7 +81,8 @@ func view(outs []*Output) []string {
 }
 
 // resultNotebook runs a notebook whose code cells each show one result as a
-// %bench cell does (report.Result's bundle), after a markdown cell.
+// %bench cell does (report.Result's bundle, then the commentary), after a
+// markdown cell.
 func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 	t.Helper()
 	nb := New(NewMarkdown("# results"))
@@ -92,6 +93,10 @@ func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 		eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stdout", "prediction: none\n")
 			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
+			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
+			if r.Baseline != nil {
+				pub.Display(display.Bundle{Data: report.BaselineBundle(r), ID: display.NewID()}, false)
+			}
 			return nil, nil
 		}
 	}

@@ -93,7 +93,7 @@ func writeOutput(b *bytes.Buffer, md goldmark.Markdown, o *Output) error {
 		if o.Type == ExecuteResult && o.ExecutionCount != nil {
 			fmt.Fprintf(b, "<span class=\"prompt out\">Out [%d]:</span>", *o.ExecutionCount)
 		}
-		if err := writeBundle(b, md, o.Data); err != nil {
+		if err := writeBundle(b, md, o.Data, o.Metadata); err != nil {
 			return err
 		}
 		writeNotes(b, o.Data)
@@ -102,8 +102,10 @@ func writeOutput(b *bytes.Buffer, md goldmark.Markdown, o *Output) error {
 	return nil
 }
 
-// writeBundle renders the preferred entry of a MIME bundle.
-func writeBundle(b *bytes.Buffer, md goldmark.Markdown, data map[string]any) error {
+// writeBundle renders the preferred entry of a MIME bundle; an image is
+// shown at the width and height its metadata gives (a figure drawn at twice
+// its size shows at its size).
+func writeBundle(b *bytes.Buffer, md goldmark.Markdown, data, meta map[string]any) error {
 	for _, mime := range preferred {
 		v, ok := data[mime]
 		if !ok {
@@ -116,8 +118,8 @@ func writeBundle(b *bytes.Buffer, md goldmark.Markdown, data map[string]any) err
 		case display.MIMESVG:
 			b.WriteString(inlineSVG(s))
 		case display.MIMEPNG, "image/jpeg", "image/gif":
-			fmt.Fprintf(b, "<img alt=\"%s\" src=\"data:%s;base64,%s\">", html.EscapeString(text(data[display.MIMEText])),
-				mime, strings.Join(strings.Fields(s), ""))
+			fmt.Fprintf(b, "<img alt=\"%s\"%s src=\"data:%s;base64,%s\">", html.EscapeString(text(data[display.MIMEText])),
+				imageSize(meta, mime), mime, strings.Join(strings.Fields(s), ""))
 		case display.MIMEMarkdown:
 			if err := md.Convert([]byte(s), b); err != nil {
 				return fmt.Errorf("text/markdown: %w", err)
@@ -128,6 +130,41 @@ func writeBundle(b *bytes.Buffer, md goldmark.Markdown, data map[string]any) err
 		return nil
 	}
 	return nil
+}
+
+// imageSize is the width and height attributes of an image from the output
+// metadata of its MIME type, or "".
+func imageSize(meta map[string]any, mime string) string {
+	m, _ := meta[mime].(map[string]any)
+	var out string
+	for _, k := range []string{"width", "height"} {
+		if n, ok := positive(m[k]); ok {
+			out += fmt.Sprintf(" %s=\"%d\"", k, n)
+		}
+	}
+	return out
+}
+
+// positive reads a JSON number as a positive whole number.
+func positive(v any) (int, bool) {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil {
+			return 0, false
+		}
+	case float64:
+		f = x
+	case int:
+		f = float64(x)
+	default:
+		return 0, false
+	}
+	if f < 1 || f > 1e5 {
+		return 0, false
+	}
+	return int(f + 0.5), true
 }
 
 // writeNotes names benchbook's machine-readable entries of a bundle.

@@ -3,8 +3,14 @@
 // atomically; a runner that executes every code cell through an Engine and
 // keeps its outputs as Jupyter clients do; a self-contained HTML export; and
 // the checks of executed notebooks as evidence: Verify recomputes every
-// figure of every embedded result from its samples, Compare sets a rerun
-// beside the published notebook.
+// figure of every embedded result from its samples and renders again the
+// tables and commentary readers see, Compare sets a rerun beside the
+// published notebook; both check each result against the schema first.
+//
+// Outputs are stored portable: paths under the notebook's folder relative
+// to it, integers that JavaScript keeps exact (verify names any at or above
+// 2^53), and the display size of a figure's PNG in its metadata (Portable
+// does the same for the kernel's outputs).
 //
 // Cells and outputs are numbered from 0 in every message (as nbformat's
 // validator numbers them): "cell 7 output 1" is the second output of the

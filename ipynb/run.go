@@ -37,6 +37,11 @@ type RunOptions struct {
 	Command string
 	// Now is the clock of the executed_at stamp; nil means time.Now.
 	Now func() time.Time
+	// Dir is the notebook's folder, where its cells run: absolute paths
+	// under it are stored relative to it in every output (a result's
+	// raw_file, the progress line, tables), so that the executed notebook
+	// carries no folder of this machine. "" keeps paths as they are.
+	Dir string
 }
 
 // CellError is the error of Execute when a cell failed.
@@ -72,7 +77,7 @@ func Execute(ctx context.Context, nb *Notebook, eng Engine, opt RunOptions) erro
 			}
 		}
 	}
-	st := &runState{nb: nb}
+	st := &runState{nb: nb, dir: opt.Dir}
 	for k, idx := range todo {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run stopped before cell %d: %w", idx, err)
@@ -144,7 +149,8 @@ func errorParts(err error) (name, value string, traceback []string) {
 }
 
 // stamp writes the kernelspec and language_info (unless present) and the
-// "benchbook" entry into the notebook metadata.
+// "benchbook" entry into the notebook metadata: the version, the command
+// (with paths under opt.Dir made relative to it) and the time.
 func stamp(nb *Notebook, opt RunOptions) {
 	if nb.Metadata == nil {
 		nb.Metadata = map[string]any{}
@@ -160,7 +166,7 @@ func stamp(nb *Notebook, opt RunOptions) {
 	if opt.Now != nil {
 		now = opt.Now
 	}
-	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": opt.Command,
+	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": RelativePaths(opt.Command, opt.Dir),
 		"executed_at": now().UTC().Format(time.RFC3339)}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,11 @@ func Results(nb *Notebook) []Found {
 // comparison (ratio, interval, p-value, verdict; paired by round with the
 // stored bootstrap seed and resamples, as the runner computes them), the A/A
 // control (from aa.samples_ns), each checksum verdict and a judged
-// prediction. It writes one line per result to w, ending in "ok" or
+// prediction; that no integer is at or above 2^53 (a JavaScript save would
+// round it); and that the tables and commentary the notebook shows are what
+// the result renders (checkRendered). A result is first checked against the
+// schema, and one that does not match is reported and not checked further.
+// It writes one line per result to w, ending in "ok" or
 // "MISMATCH: " and what differs, and returns ok false on any mismatch. A
 // notebook without results is an error wrapping ErrNoResults.
 func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
@@ -70,7 +75,7 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 	}
 	ok = true
 	for _, f := range found {
-		desc, problems := check(f.Value)
+		desc, problems := check(nb, f)
 		line := f.Where() + ": " + desc + ": ok"
 		if len(problems) > 0 {
 			ok = false
@@ -86,24 +91,87 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 	return ok, nil
 }
 
-// check verifies one result value and describes it.
-func check(v any) (desc string, problems []string) {
+// check verifies one result and describes it. Integers that a JavaScript
+// save would round are named first; a result that does not match the schema
+// is not checked further: the schema error names the field.
+func check(nb *Notebook, f Found) (desc string, problems []string) {
 	desc = "result"
-	if err := schema.ValidateResult(v); err != nil {
-		problems = append(problems, "does not match result.schema.json: "+oneLine(err.Error()))
+	problems = bigIntegers(f.Value, "")
+	if err := schema.ValidateResult(f.Value); err != nil {
+		return desc, append(problems, "does not match result.schema.json: "+schemaError(err))
 	}
-	r, err := decodeResult(v)
+	r, err := decodeResult(f.Value)
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	desc = describe(r)
+	// The tables and commentary are rendered from the result as stored,
+	// before checkSummaries puts the recomputed summaries in place.
+	shown, err := decodeResult(f.Value)
+	if err != nil {
+		return desc, append(problems, "cannot be read as a result: "+err.Error())
+	}
 	problems = append(problems, checkSummaries(r)...)
 	problems = append(problems, checkComparisons(r)...)
 	problems = append(problems, checkAA(r)...)
 	problems = append(problems, checkBaseline(r)...)
 	problems = append(problems, checkOrder(r)...)
 	problems = append(problems, checkChecksums(r)...)
-	return desc, append(problems, checkPrediction(r)...)
+	problems = append(problems, checkPrediction(r)...)
+	return desc, append(problems, checkRendered(nb, f, shown)...)
+}
+
+// schemaError is a schema error on one line without the schema's location
+// (a path of the machine that checks it): "at '/variants': minItems: got 0,
+// want 1".
+func schemaError(err error) string {
+	msg := oneLine(err.Error())
+	if _, after, ok := strings.Cut(msg, "' - "); ok && strings.HasPrefix(msg, "jsonschema validation failed with '") {
+		return after
+	}
+	return msg
+}
+
+// maxExact is 2^53: JavaScript numbers are doubles, so a front end that
+// saves the notebook rounds an integer at or above it.
+const maxExact = 1 << 53
+
+// bigIntegers names every integer of a generic JSON value at or above 2^53
+// in magnitude, by its path ("protocol.bootstrap_seed").
+func bigIntegers(v any, path string) []string {
+	switch x := v.(type) {
+	case json.Number:
+		s := strings.TrimPrefix(string(x), "-")
+		if strings.ContainsAny(s, ".eE") {
+			return nil
+		}
+		if n, err := strconv.ParseUint(s, 10, 64); err == nil && n < maxExact {
+			return nil
+		}
+		return []string{fmt.Sprintf("%s is %s, at or above 2^53: a JavaScript front end that saves the notebook rounds it", path, x)}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var out []string
+		for _, k := range keys {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			out = append(out, bigIntegers(x[k], p)...)
+		}
+		return out
+	case []any:
+		var out []string
+		for i, e := range x {
+			out = append(out, bigIntegers(e, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+		return out
+	}
+	return nil
 }
 
 // decodeResult reads a generic JSON value as a bench.Result.
@@ -341,7 +409,10 @@ func checkAA(r *bench.Result) []string {
 }
 
 // checkChecksums judges every checksum again: ok must say whether got is
-// want times passes.
+// want times passes, within the runner's tolerance. The test is made per
+// pass (got/passes against want), which cannot overflow where want × passes
+// would (want 1e308 over 2 passes is +Inf), and a value that is not finite
+// is refused.
 func checkChecksums(r *bench.Result) []string {
 	var problems []string
 	for _, v := range r.Variants {
@@ -349,15 +420,36 @@ func checkChecksums(r *bench.Result) []string {
 		if c == nil {
 			continue
 		}
-		total := c.Want * float64(c.Passes)
-		ok := math.Abs(c.Got-total) <= checksumTolerance*math.Max(math.Abs(total), 1)
+		name := fmt.Sprintf("variant %s checksum", v.Name)
+		if !finite(c.Got) || !finite(c.Want) || c.Passes < 0 {
+			problems = append(problems, fmt.Sprintf("%s: got %s, want %s over %d passes: not finite numbers and a count", name, num(c.Got), num(c.Want), c.Passes))
+			continue
+		}
+		ok := checksumOK(c.Got, c.Want, c.Passes)
 		if ok != c.OK {
-			problems = append(problems, fmt.Sprintf("variant %s checksum: ok is %t, but got %s over %d passes against %s × %d = %s gives %t",
-				v.Name, c.OK, num(c.Got), c.Passes, num(c.Want), c.Passes, num(total), ok))
+			problems = append(problems, fmt.Sprintf("%s: ok is %t, but got %s over %d passes is %s a pass against want %s, which gives %t",
+				name, c.OK, num(c.Got), c.Passes, num(c.Got/float64(max(c.Passes, 1))), num(c.Want), ok))
 		}
 	}
 	return problems
 }
+
+// checksumOK is the runner's test |got - want×passes| <= tol × max(|want×passes|, 1)
+// divided by passes on both sides: |got/passes - want| <= tol × max(|want|, 1/passes).
+func checksumOK(got, want float64, passes int) bool {
+	if passes == 0 {
+		return math.Abs(got) <= checksumTolerance
+	}
+	p := float64(passes)
+	per := got / p
+	if !finite(per) {
+		return false
+	}
+	return math.Abs(per-want) <= checksumTolerance*math.Max(math.Abs(want), 1/p)
+}
+
+// finite says whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // checkPrediction judges a judged prediction again from the medians.
 func checkPrediction(r *bench.Result) []string {
@@ -414,4 +506,23 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // oneLine folds a multi-line message.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+// Provenance says which benchbook executed nb, when and with what command,
+// from metadata.benchbook (written by Execute), or that the notebook does
+// not say.
+func Provenance(nb *Notebook) string {
+	m, _ := nb.Metadata["benchbook"].(map[string]any)
+	version, _ := m["version"].(string)
+	if version == "" {
+		return "the notebook does not say which benchbook executed it (metadata.benchbook.version is empty or missing)"
+	}
+	s := "executed by benchbook " + version
+	if at, _ := m["executed_at"].(string); at != "" {
+		s += " at " + at
+	}
+	if cmd, _ := m["command"].(string); cmd != "" {
+		s += " (" + cmd + ")"
+	}
+	return s
 }

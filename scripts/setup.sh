@@ -4,7 +4,8 @@
 # Dockerfile, so that all of them set up the same way.
 #
 #   scripts/setup.sh          the toolchains and Debian's Jupyter stack
-#   scripts/setup.sh --browser   also Chromium, for the HTML check in the tests
+#   scripts/setup.sh --browser   also Chromium and Node.js, for the HTML check and the
+#                                JavaScript save (JSON.parse, JSON.stringify) in the tests
 set -eu
 
 GO_VERSION=1.26.8   # the go line of go.mod
@@ -23,7 +24,7 @@ as_root() {
 pkgs="gcc libc6-dev binutils make ca-certificates curl unzip git
 python3 jupyter-client python3-jupyter-client jupyter-console python3-jupyter-kernel-test
 jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipykernel python3-pytest"
-[ "$browser" = yes ] && pkgs="$pkgs chromium"
+[ "$browser" = yes ] && pkgs="$pkgs chromium nodejs"
 
 missing=""
 for p in $pkgs; do

@@ -2,7 +2,8 @@
 // every sample of every variant as a strip plot over a box plot, in-process
 // against fresh-process series, samples in run order, the cold passes, and
 // empirical CDFs. Each plot returns a Figure, whose Bundle is a Jupyter MIME
-// bundle carrying the same picture as PNG and SVG.
+// bundle carrying the picture as PNG, drawn at twice its displayed size, and
+// whose Metadata gives the size to display it at.
 //
 // Times are drawn in the unit that suits the data (ns, µs, ms or s, chosen
 // from the largest median), and on a log axis when the data span more than
@@ -29,8 +30,10 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Figure sizes: about the width of a notebook cell. PNGs are drawn at 96 dpi,
-// so a default figure is 720 x 384 pixels; the SVG has the same size in points.
+// Figure sizes: about the width of a notebook cell. A figure is shown at 96
+// dpi, so a default figure displays 720 x 384 pixels wide and high; its PNG
+// holds twice as many pixels each way (pngScale); the SVG has the same size
+// in points.
 // A figure with more than three panels (one per variant) puts them on further
 // rows and is taller.
 const (
@@ -46,24 +49,41 @@ var ErrNoData = errors.New("no data to plot")
 // Figure is one rendered plot: the same picture as PNG and SVG bytes.
 type Figure struct {
 	Title         string    // the heading's lines, joined by " | "
-	PNG           []byte    // the picture at DPI dots per inch
+	PNG           []byte    // the picture at twice DPI, paletted, with its density
 	SVG           []byte    // the picture as SVG, with text as text
 	Width, Height vg.Length // the picture's size
 }
 
-// Bundle returns the figure as a Jupyter MIME bundle: image/png (base64),
-// image/svg+xml and text/plain (the title). A figure without images (a plot
-// that failed inside All) has only its text.
+// Bundle returns the figure as a Jupyter MIME bundle: image/png (base64)
+// and text/plain (the title). A figure without images (a plot that failed
+// inside All) has only its text.
+//
+// The SVG is left out on purpose: a viewer shows one entry of a bundle, and
+// `jupyter nbconvert --to html` (6.5) prefers image/svg+xml, then its
+// sanitiser removes it, leaving a blank where the plot was. PNG is what every
+// viewer shows (the classic Notebook, JupyterLab, nbconvert, GitHub); drawn at
+// twice its size with a palette it is sharp and smaller than the 1x RGBA PNG
+// and the SVG were together (see TestBundleSize).
 func (f *Figure) Bundle() map[string]any {
 	b := map[string]any{"text/plain": f.Title}
 	if len(f.PNG) > 0 {
 		b["image/png"] = base64.StdEncoding.EncodeToString(f.PNG)
 	}
-	if len(f.SVG) > 0 {
-		b["image/svg+xml"] = string(f.SVG)
-	}
 	return b
 }
+
+// Metadata is the output metadata that goes with Bundle: the width and
+// height, in CSS pixels, to show the PNG at (half its pixels), as
+// IPython.display.Image(retina=True) writes them. Nil without a PNG.
+func (f *Figure) Metadata() map[string]any {
+	if len(f.PNG) == 0 {
+		return nil
+	}
+	return map[string]any{"image/png": map[string]any{"width": f.displayPixels(f.Width), "height": f.displayPixels(f.Height)}}
+}
+
+// displayPixels is a length in CSS pixels at DPI.
+func (f *Figure) displayPixels(l vg.Length) int { return int(math.Round(l.Dots(DPI))) }
 
 // chart is a figure being built: a gonum plot, or a row of them (panels with
 // axes of their own), and a legend drawn in a column to the right, outside
@@ -260,16 +280,24 @@ const margin = 6 * vg.Millimeter / 2
 // (a canvas of the format, Plot.Draw, WriteTo into memory), with room made
 // for a heading across the whole figure and a legend column at the right:
 // the plot, or its panels, are drawn below the one and left of the other.
+// The PNG is drawn at pngScale times DPI and stored with a palette (see
+// encodePNG).
 func (c *chart) render(w, h vg.Length, format string) ([]byte, error) {
-	var cv vg.CanvasWriterTo
 	switch format {
 	case "png":
-		cv = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))}
+		cv := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(pngScale*DPI))
+		c.paint(cv, w)
+		return encodePNG(cv.Image())
 	case "svg":
-		cv = vgsvg.New(w, h)
-	default:
-		return nil, fmt.Errorf("plot: unknown image format %q (want png or svg)", format)
+		cv := vgsvg.New(w, h)
+		c.paint(cv, w)
+		return encode(cv, format)
 	}
+	return nil, fmt.Errorf("plot: unknown image format %q (want png or svg)", format)
+}
+
+// paint draws the chart on a canvas w wide.
+func (c *chart) paint(cv vg.CanvasSizer, w vg.Length) {
 	dc := draw.New(cv)
 	dc.SetColor(color.White) // an opaque figure reads on dark notebook themes too
 	dc.Fill(dc.Rectangle.Path())
@@ -281,14 +309,13 @@ func (c *chart) render(w, h vg.Length, format string) ([]byte, error) {
 	}
 	if c.p != nil {
 		drawWithLabels(c.p, dc)
-		return encode(cv, format)
+		return
 	}
 	cols, rows := c.grid()
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10)}
 	for i, p := range c.row {
 		drawWithLabels(p, tiles.At(dc, i%cols, i/cols))
 	}
-	return encode(cv, format)
 }
 
 // encode returns the bytes of a drawn canvas.

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"errors"
+	"image"
 	"io"
 	"math"
 	"slices"
@@ -249,9 +250,15 @@ func TestFigureFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	img := decodePNG(t, fig.PNG)
-	// 7.5 x 4 inches at 96 dpi.
-	if b := img.Bounds(); b.Dx() != 720 || b.Dy() != 384 {
-		t.Errorf("PNG is %dx%d, want 720x384", b.Dx(), b.Dy())
+	// 7.5 x 4 inches at 96 dpi, drawn at twice that.
+	if b := img.Bounds(); b.Dx() != 1440 || b.Dy() != 768 {
+		t.Errorf("PNG is %dx%d, want 1440x768", b.Dx(), b.Dy())
+	}
+	if _, ok := img.(*image.Paletted); !ok {
+		t.Errorf("PNG is a %T, want a paletted image", img)
+	}
+	if !bytes.Contains(fig.PNG[:64], []byte("pHYs")) {
+		t.Error("PNG has no pHYs chunk saying its density")
 	}
 	svgTexts(t, fig.SVG)
 	if !bytes.Contains(fig.SVG, []byte(`width="540pt" height="288pt"`)) {
@@ -269,8 +276,12 @@ func TestFigureFormats(t *testing.T) {
 	if err != nil || !bytes.Equal(raw, fig.PNG) {
 		t.Errorf("image/png is not the PNG in base64 (err %v)", err)
 	}
-	if s, _ := bundle["image/svg+xml"].(string); s != string(fig.SVG) {
-		t.Error("image/svg+xml is not the SVG")
+	if _, ok := bundle["image/svg+xml"]; ok {
+		t.Error("the bundle has image/svg+xml: nbconvert prefers it and its sanitiser blanks it")
+	}
+	meta, _ := fig.Metadata()["image/png"].(map[string]any)
+	if meta["width"] != 720 || meta["height"] != 384 {
+		t.Errorf("metadata image/png = %v, want width 720 and height 384 (half the pixels)", meta)
 	}
 	if s, _ := bundle["text/plain"].(string); s != fig.Title || !strings.Contains(s, "sum") {
 		t.Errorf("text/plain = %q, want the title %q", s, fig.Title)

@@ -1,0 +1,315 @@
+package ipynb
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/plot"
+	"github.com/benchbook/benchbook/stdlib/report"
+)
+
+// honest is a result whose every figure is what its samples give.
+func honest(seed uint64) *bench.Result {
+	r := benchtest.Seed000(seed)
+	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	return r
+}
+
+// verifyOut runs Verify and returns ok and what it printed.
+func verifyOut(t *testing.T, nb *Notebook) (bool, string) {
+	t.Helper()
+	var out bytes.Buffer
+	ok, err := Verify(nb, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok, out.String()
+}
+
+// TestVerifyRendersWhatReadersSee: a number changed only where readers see
+// it (the text/plain or text/html table, a ratio, the commentary) is a
+// mismatch that names the cell, the output and the line.
+func TestVerifyRendersWhatReadersSee(t *testing.T) {
+	r := honest(3)
+	median := bench.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median)
+	ratio := bench.FormatRatio(r.Comparisons[0].Ratio)
+	for _, tc := range []struct {
+		name, mime string
+		output     int
+		old, new   string
+		says       string
+	}{
+		{"a median in the text table", display.MIMEText, 1, median, "9.9 ms", "cell 1 output 1 text/plain line "},
+		{"a median in the HTML table", display.MIMEHTML, 1, ">" + median + "<", ">9.9 ms<", "cell 1 output 1 text/html line "},
+		{"a ratio in the HTML table", display.MIMEHTML, 1, ">" + ratio + "<", ">9.99x<", "cell 1 output 1 text/html line "},
+		{"a word of the commentary", display.MIMEMarkdown, 2, "**Dead code.**", "**Live code.**", "cell 1 output 2 text/markdown (commentary) line 1 is "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nb := resultNotebook(t, r)
+			if ok, out := verifyOut(t, nb); !ok {
+				t.Fatalf("the honest notebook fails:\n%s", out)
+			}
+			data := nb.Cells[1].Outputs[tc.output].Data
+			s := data[tc.mime].(string)
+			if !strings.Contains(s, tc.old) {
+				t.Fatalf("%s has no %q:\n%s", tc.mime, tc.old, s)
+			}
+			data[tc.mime] = strings.Replace(s, tc.old, tc.new, 1)
+			ok, out := verifyOut(t, roundTrip(t, nb))
+			if ok || !strings.Contains(out, tc.says) || !strings.Contains(out, tc.new) {
+				t.Errorf("Verify: ok %v, want a mismatch saying %q and quoting %q:\n%s", ok, tc.says, tc.new, out)
+			}
+		})
+	}
+}
+
+// TestVerifyRendersTheBeforeAfter: a verdict changed in the before/after
+// table of a result with a baseline is a mismatch.
+func TestVerifyRendersTheBeforeAfter(t *testing.T) {
+	r := honest(12)
+	withBaseline(r)
+	nb := resultNotebook(t, r)
+	if ok, out := verifyOut(t, nb); !ok {
+		t.Fatalf("the honest notebook fails:\n%s", out)
+	}
+	data := nb.Cells[1].Outputs[3].Data
+	h := data[display.MIMEHTML].(string)
+	if !strings.HasPrefix(h, baselineClass) || !strings.Contains(h, ">slower<") {
+		t.Fatalf("output 3 is not the before/after table:\n%s", h)
+	}
+	data[display.MIMEHTML] = strings.Replace(h, ">slower<", ">faster<", 1)
+	ok, out := verifyOut(t, nb)
+	if ok || !strings.Contains(out, "cell 1 output 3 text/html (before/after) line ") {
+		t.Errorf("a changed verdict: ok %v\n%s", ok, out)
+	}
+	nb.Cells[1].Outputs = nb.Cells[1].Outputs[:3]
+	if ok, out := verifyOut(t, nb); ok || !strings.Contains(out, "no before/after table follows") {
+		t.Errorf("a missing before/after table: ok %v\n%s", ok, out)
+	}
+}
+
+// TestVerifyChecksumCannotOverflow: want × passes overflows to +Inf for
+// want 1e308 over 2 passes; the per-pass test still judges it.
+func TestVerifyChecksumCannotOverflow(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sum   bench.Checksum
+		wrong bool
+	}{
+		{"got 1 against 1e308 per pass, claimed ok", bench.Checksum{Got: 1, Want: 1e308, Passes: 2, OK: true}, true},
+		{"got 2e307 over 2 passes of 1e307, ok", bench.Checksum{Got: 2e307, Want: 1e307, Passes: 2, OK: true}, false},
+		{"got 1.5e308 over 2 passes of 1e308, not ok", bench.Checksum{Got: 1.5e308, Want: 1e308, Passes: 2, OK: false}, false},
+		{"the runner's tolerance near zero", bench.Checksum{Got: 5e-10, Want: 0, Passes: 10, OK: true}, false},
+		{"no passes, got 0", bench.Checksum{Got: 0, Want: 7, Passes: 0, OK: true}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := honest(4)
+			c := tc.sum
+			r.Variants[2].Checksum = &c
+			ok, out := verifyOut(t, resultNotebook(t, r))
+			if ok == tc.wrong || tc.wrong && !strings.Contains(out, "checksum: ok is true") {
+				t.Errorf("Verify ok %v, want %v:\n%s", ok, !tc.wrong, out)
+			}
+		})
+	}
+}
+
+// TestVerifyNamesIntegersJavaScriptRounds: an integer at or above 2^53
+// anywhere in a result is named by its path.
+func TestVerifyNamesIntegersJavaScriptRounds(t *testing.T) {
+	nb := resultNotebook(t, honest(5))
+	v := nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
+	v["protocol"].(map[string]any)["bootstrap_seed"] = json.Number("12345678901234567890")
+	v["conditions"].(map[string]any)["clock"].(map[string]any)["gap_count"] = json.Number("9007199254740992")
+	ok, out := verifyOut(t, nb)
+	for _, s := range []string{"protocol.bootstrap_seed is 12345678901234567890, at or above 2^53", "conditions.clock.gap_count is 9007199254740992"} {
+		if ok || !strings.Contains(out, s) {
+			t.Errorf("Verify does not say %q:\n%s", s, out)
+		}
+	}
+	v["protocol"].(map[string]any)["bootstrap_seed"] = json.Number("9007199254740991")
+	v["conditions"].(map[string]any)["clock"].(map[string]any)["gap_count"] = json.Number("0")
+	if strings.Contains(strings.Join(bigIntegers(v, ""), ";"), "2^53") {
+		t.Error("2^53-1 is named, but it survives a JavaScript save")
+	}
+}
+
+// emptyVariants is a notebook whose result has variants: [].
+func emptyVariants(t *testing.T) *Notebook {
+	nb := resultNotebook(t, honest(6))
+	nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)["variants"] = []any{}
+	return nb
+}
+
+// TestVerifyAndCompareRefuseMalformedResults: variants: [] is refused with
+// the cell and the field, by verify and by compare.
+func TestVerifyAndCompareRefuseMalformedResults(t *testing.T) {
+	ok, out := verifyOut(t, emptyVariants(t))
+	if ok || !strings.Contains(out, "cell 1 output 1: result: MISMATCH: does not match result.schema.json: at '/variants': minItems") {
+		t.Errorf("verify of variants: []: ok %v\n%s", ok, out)
+	}
+	good := resultNotebook(t, honest(7))
+	for _, pair := range [][2]*Notebook{{emptyVariants(t), good}, {good, emptyVariants(t)}} {
+		var buf bytes.Buffer
+		err := Compare(pair[0], pair[1], &buf)
+		if !errors.Is(err, ErrMalformedResult) || !strings.Contains(err.Error(), "cell 1 output 1") || !strings.Contains(err.Error(), "/variants") {
+			t.Errorf("compare: err %v, printed %q", err, buf.String())
+		}
+	}
+}
+
+// TestRunStoresPathsRelativeToTheNotebook: raw_file, the tables that show
+// it, a progress line, a stream and an error hold paths relative to the
+// notebook's folder; paths elsewhere stay as they are.
+func TestRunStoresPathsRelativeToTheNotebook(t *testing.T) {
+	dir := t.TempDir()
+	raw := filepath.Join(dir, "results", "seed-20261201")
+	r := honest(8)
+	r.RawFile = raw
+	nb := New(NewCode("%bench seed"), NewCode("fail"))
+	eng := &fakeEngine{steps: map[string]step{
+		"%bench seed": func(pub display.Publisher) (map[string]any, error) {
+			id := display.NewID()
+			pub.Display(display.Bundle{Data: plain("starting"), ID: id}, false)
+			pub.Display(display.Bundle{Data: plain("done; raw records and result.json in " + raw), ID: id}, true)
+			pub.Stream("stdout", "wrote "+dir+" and /usr/share/x\n")
+			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
+			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
+			return nil, nil
+		},
+		"fail": func(display.Publisher) (map[string]any, error) {
+			return nil, &execErr{"Interrupted", "partial result on disk in " + raw, []string{"in " + raw}}
+		},
+	}}
+	if err := Execute(context.Background(), nb, eng, RunOptions{Dir: dir, AllowErrors: true, Version: "v1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := nb.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(data, []byte(dir)) {
+		t.Errorf("the notebook still holds %s:\n%s", dir, data)
+	}
+	for _, s := range []string{`"raw_file": "results/seed-20261201"`, "raw records and result.json in results/seed-20261201",
+		"raw records: results/seed-20261201", `"wrote . and /usr/share/x\n"`, "partial result on disk in results/seed-20261201", `"version": "v1.2.3"`} {
+		if !bytes.Contains(data, []byte(s)) {
+			t.Errorf("the notebook does not hold %q", s)
+		}
+	}
+	back := roundTrip(t, nb)
+	if ok, out := verifyOut(t, back); !ok {
+		t.Errorf("verify after the rewrite:\n%s", out)
+	}
+	if p := Provenance(back); !strings.HasPrefix(p, "executed by benchbook v1.2.3 at ") {
+		t.Errorf("Provenance = %q", p)
+	}
+}
+
+// TestFiguresDisplayAtTheirSize: a figure's PNG (twice the pixels, with its
+// density) is stored with width and height metadata at half its pixels, and
+// the HTML page shows it at that size.
+func TestFiguresDisplayAtTheirSize(t *testing.T) {
+	fig, err := plot.Strip(honest(9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := New(NewCode("plot"))
+	eng := &fakeEngine{steps: map[string]step{"plot": func(pub display.Publisher) (map[string]any, error) {
+		pub.Display(display.Bundle{Data: fig.Bundle(), ID: display.NewID()}, false)
+		return nil, nil
+	}}}
+	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	back := roundTrip(t, nb)
+	meta, _ := back.Cells[0].Outputs[0].Metadata[display.MIMEPNG].(map[string]any)
+	if meta["width"] != json.Number("720") || meta["height"] != json.Number("384") {
+		t.Errorf("metadata %v, want width 720 and height 384", back.Cells[0].Outputs[0].Metadata)
+	}
+	page, err := HTML(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(page, []byte(`width="720" height="384" src="data:image/png;base64,`)) {
+		t.Error("the HTML page does not show the figure at 720x384")
+	}
+	if w, h, ok := pngDisplaySize("iVBORw0KGgo="); ok {
+		t.Errorf("a truncated PNG gives %dx%d", w, h)
+	}
+}
+
+// TestPortable: what the kernel sends is what run stores: the result as
+// JSON with raw_file relative, the table text relative, a dense PNG's size
+// in the metadata; the caller's maps are left as they were.
+func TestPortable(t *testing.T) {
+	dir := t.TempDir()
+	r := honest(10)
+	r.RawFile = filepath.Join(dir, "results", "x")
+	data := report.Result(r)
+	meta := map[string]any{"isolated": true}
+	out, m := Portable(data, meta, dir)
+	res, ok := out[display.MIMEResult].(map[string]any)
+	if !ok || res["raw_file"] != "results/x" || !strings.Contains(out[display.MIMEText].(string), "raw records: results/x\n") {
+		t.Errorf("raw_file %v, text %q", res["raw_file"], out[display.MIMEText])
+	}
+	if r.RawFile != filepath.Join(dir, "results", "x") || len(meta) != 1 || m["isolated"] != true {
+		t.Error("Portable changed its arguments or lost metadata")
+	}
+	fig, err := plot.Strip(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, m = Portable(fig.Bundle(), nil, dir)
+	if png, _ := m[display.MIMEPNG].(map[string]any); png["width"] != json.Number("720") {
+		t.Errorf("metadata %v, want image/png width 720", m)
+	}
+	if got := RelativePaths("in "+dir+"2/x and "+dir+"/y", dir); got != "in "+dir+"2/x and y" {
+		t.Errorf("RelativePaths = %q", got)
+	}
+}
+
+// TestPNGDensities: only a PNG drawn at 2-4 times 96 dpi gets a display
+// size; a 100 or 300 dpi export (matplotlib's pHYs) shows at its pixels.
+func TestPNGDensities(t *testing.T) {
+	for _, tc := range []struct {
+		dpi  float64
+		w    int
+		want bool
+	}{{96, 0, false}, {100, 0, false}, {192, 360, true}, {288, 240, true}, {300, 0, false}} {
+		b64 := base64.StdEncoding.EncodeToString(pngHeader(720, 384, tc.dpi))
+		w, _, ok := pngDisplaySize(b64)
+		if ok != tc.want || ok && w != tc.w {
+			t.Errorf("%v dpi: width %d ok %v, want %d %v", tc.dpi, w, ok, tc.w, tc.want)
+		}
+	}
+}
+
+// pngHeader is the signature, IHDR and pHYs chunks of a PNG (CRCs zero:
+// pngDisplaySize does not check them).
+func pngHeader(w, h uint32, dpi float64) []byte {
+	p := []byte("\x89PNG\r\n\x1a\n")
+	p = binary.BigEndian.AppendUint32(p, 13)
+	p = append(p, "IHDR"...)
+	p = binary.BigEndian.AppendUint32(p, w)
+	p = binary.BigEndian.AppendUint32(p, h)
+	p = append(p, 8, 3, 0, 0, 0, 0, 0, 0, 0)
+	p = binary.BigEndian.AppendUint32(p, 9)
+	p = append(p, "pHYs"...)
+	ppm := uint32(math.Round(dpi / 0.0254))
+	p = binary.BigEndian.AppendUint32(p, ppm)
+	p = binary.BigEndian.AppendUint32(p, ppm)
+	return append(p, 1, 0, 0, 0, 0)
+}

@@ -1,0 +1,167 @@
+package ipynb
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/report"
+)
+
+// checkRendered renders again, from the result's JSON, what readers see of
+// it (the text/html and text/plain tables of report.Result and, after a
+// %bench, the commentary of report.CommentaryBundle) and compares it with
+// what the notebook stores (and the before/after table of
+// report.BaselineBundle when the result has a baseline): a number changed in a table or a sentence, but
+// not in the JSON, is a mismatch that names the output and the first line
+// that differs.
+func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
+	var problems []string
+	out := nb.Cells[f.Cell].Outputs[f.Output]
+	want := report.Result(r)
+	for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
+		if p := sameText(fmt.Sprintf("cell %d output %d %s", f.Cell, f.Output, mime), out.Data[mime], want[mime], mime); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if !isBenchCell(nb.Cells[f.Cell]) {
+		return problems
+	}
+	j, ok := commentaryAfter(nb.Cells[f.Cell], f.Output)
+	if !ok {
+		return append(problems, fmt.Sprintf("cell %d: no commentary (a text/markdown output) follows the result", f.Cell))
+	}
+	c := report.CommentaryBundle(r)
+	for _, mime := range []string{display.MIMEMarkdown, display.MIMEText} {
+		if p := sameText(fmt.Sprintf("cell %d output %d %s (commentary)", f.Cell, j, mime), nb.Cells[f.Cell].Outputs[j].Data[mime], c[mime], mime); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if r.Baseline == nil {
+		return problems
+	}
+	k, ok := baselineAfter(nb.Cells[f.Cell], j)
+	if !ok {
+		return append(problems, fmt.Sprintf("cell %d: the result has a baseline, but no before/after table follows its commentary", f.Cell))
+	}
+	b := report.BaselineBundle(r)
+	for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
+		if p := sameText(fmt.Sprintf("cell %d output %d %s (before/after)", f.Cell, k, mime), nb.Cells[f.Cell].Outputs[k].Data[mime], b[mime], mime); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	return problems
+}
+
+// baselineClass marks the HTML of report.BaselineBundle.
+const baselineClass = `<div class="benchbook-baseline"`
+
+// baselineAfter finds the before/after table (report.BaselineBundle) after
+// output i, before the next result.
+func baselineAfter(c *Cell, i int) (int, bool) {
+	for j := i + 1; j < len(c.Outputs); j++ {
+		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
+			return 0, false
+		}
+		if strings.HasPrefix(text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// isBenchCell says whether a cell's first line is a %bench magic, whose
+// result is followed by its commentary.
+func isBenchCell(c *Cell) bool {
+	return strings.HasPrefix(strings.TrimSpace(c.Source), "%bench ") || strings.TrimSpace(c.Source) == "%bench"
+}
+
+// commentaryAfter finds the first text/markdown output after output i.
+func commentaryAfter(c *Cell, i int) (int, bool) {
+	for j := i + 1; j < len(c.Outputs); j++ {
+		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
+			return 0, false // the next result: this one had none
+		}
+		if _, ok := c.Outputs[j].Data[display.MIMEMarkdown]; ok {
+			return j, true
+		}
+	}
+	return 0, false
+}
+
+// sameText compares a stored entry with the rendered one and describes the
+// first line that differs, or returns "".
+func sameText(where string, stored, rendered any, mime string) string {
+	got, want := text(stored), text(rendered)
+	if got == want {
+		return ""
+	}
+	split := strings.SplitAfter
+	if mime == display.MIMEHTML {
+		split = htmlLines
+	}
+	gl, wl := split(got, "\n"), split(want, "\n")
+	for i := 0; i < max(len(gl), len(wl)); i++ {
+		var g, w string
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if g != w {
+			return fmt.Sprintf("%s line %d is %s, the result's JSON renders %s", where, i+1, excerpt(g, w), excerpt(w, g))
+		}
+	}
+	return where + " differs from what the result's JSON renders"
+}
+
+// htmlLines splits an HTML fragment after each closing tag of a row, list
+// item or paragraph, the lines a reader sees; sep is ignored.
+func htmlLines(s, _ string) []string {
+	var out []string
+	for s != "" {
+		i := -1
+		for _, tag := range []string{"</tr>", "</li>", "</p>", "</thead>"} {
+			if k := strings.Index(s, tag); k >= 0 && (i < 0 || k+len(tag) < i) {
+				i = k + len(tag)
+			}
+		}
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+// excerpt quotes a of at most 80 characters around where it first differs
+// from b ("(nothing)" when a is empty).
+func excerpt(a, b string) string {
+	if a == "" {
+		return "(nothing)"
+	}
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	start := max(0, k-30)
+	for start > 0 && !utf8.RuneStart(a[start]) {
+		start--
+	}
+	end := min(len(a), start+80)
+	for end < len(a) && !utf8.RuneStart(a[end]) {
+		end++
+	}
+	q := a[start:end]
+	if start > 0 {
+		q = "…" + q
+	}
+	if end < len(a) {
+		q += "…"
+	}
+	return fmt.Sprintf("%q", strings.TrimRight(q, "\n"))
+}
