@@ -46,7 +46,7 @@ check-generated:
 	@git diff --exit-code -- stdlib/symbols || { echo "stdlib/symbols is stale: run go generate ./stdlib/symbols"; exit 1; }
 
 test-go:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -p 1 ./...
 	cd third_party/zmq4 && $(GO) test -count=1 -run 'Patch|Fuzz' .
 
 test-integration: build

@@ -13,7 +13,7 @@ import (
 // A body of dependent float adds over a small array; slow multiplies the
 // work by 1.25 exactly (five passes over the array where there were four).
 func chainKernel(name string, passes int) string {
-	return "%%c " + name + "\n#define N (1 << 12)\nstatic float a[N];\n" +
+	return "%%c " + name + "\n#define N (1 << 15)\nstatic float a[N];\n" +
 		"BENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = (i & 7) * 0.25f; }\n" +
 		"BENCH(sum) { float s = 0; for (int p = 0; p < " + itoa(passes) + "; p++) for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }\n"
 }
@@ -52,12 +52,12 @@ func verdicts(r *bench.Result, series string) map[string]bench.BaselineVariant {
 func TestBeforeAfterInOneRun(t *testing.T) {
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
-	_, first := benchResult(t, s, "Cell[2]", "%bench k reps=30 runs=20")
+	_, first := benchResult(t, s, "Cell[2]", "%bench k reps=40 runs=20")
 	if first.Baseline != nil {
 		t.Fatal("a first bench has a baseline")
 	}
 	execute(t, s, "Cell[3]", chainKernel("k", 4)) // unchanged: cached, no baseline
-	_, same := benchResult(t, s, "Cell[4]", "%bench k reps=30 runs=20")
+	_, same := benchResult(t, s, "Cell[4]", "%bench k reps=40 runs=20")
 	if same.Baseline != nil {
 		t.Errorf("an unchanged kernel was measured against itself as a baseline")
 	}
@@ -79,7 +79,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 			s.benched["k0"] = s.benched["k"]
 		}
 		s.mu.Unlock()
-		rec, after = benchResult(t, s, "Cell[6]", "%bench k reps=30 runs=20")
+		rec, after = benchResult(t, s, "Cell[6]", "%bench k reps=40 runs=20")
 		if after.Baseline == nil || !after.Baseline.SameRun {
 			t.Fatalf("no same-run baseline after an edit: %+v", after.Findings)
 		}
@@ -118,7 +118,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 	execute(t, s, "Cell[7]", chainKernel("twin", 5))
 	var wrong []string
 	for try := 0; try < 2; try++ {
-		_, aa := benchResult(t, s, "Cell[8]", "%bench k reps=30 runs=20 baseline=twin")
+		_, aa := benchResult(t, s, "Cell[8]", "%bench k reps=40 runs=20 baseline=twin")
 		if aa.Baseline == nil || aa.Baseline.Other != "twin" || len(aa.Baseline.Variants) != 3 {
 			t.Fatalf("baseline=twin not recorded with three series: %+v", aa.Baseline)
 		}
