@@ -128,7 +128,7 @@ func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *
 func (s *Session) show(r *bench.Result, pub display.Publisher) {
 	pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 	for _, f := range plot.All(r) {
-		pub.Display(display.Bundle{Data: f.Bundle(), ID: display.NewID()}, false)
+		pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
 	}
 	pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
 	s.mu.Lock()
@@ -143,7 +143,7 @@ func (s *Session) show(r *bench.Result, pub display.Publisher) {
 				continue
 			}
 			if f, err := plot.Overlay(before, r, v.Name); err == nil {
-				pub.Display(display.Bundle{Data: f.Bundle(), ID: display.NewID()}, false)
+				pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
 			}
 		}
 		return
@@ -155,7 +155,7 @@ func (s *Session) show(r *bench.Result, pub display.Publisher) {
 				continue
 			}
 			if f, err := plot.Overlay(prev, r, v.Name); err == nil {
-				pub.Display(display.Bundle{Data: f.Bundle(), ID: display.NewID()}, false)
+				pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
 			}
 		}
 	}

@@ -25,9 +25,6 @@ var ErrNoResults = errors.New("no benchbook result in the notebook")
 // only forgives a float printed and read back by another tool.
 const relTol = 1e-9
 
-// checksumTolerance is the runner's: a checksum is ok when the total is
-// within 1e-9 (relative, at least 1e-9 absolute) of want times passes.
-const checksumTolerance = 1e-9
 
 // maxProblems caps the mismatches named on one line.
 const maxProblems = 6
@@ -425,7 +422,7 @@ func checkChecksums(r *bench.Result) []string {
 			problems = append(problems, fmt.Sprintf("%s: got %s, want %s over %d passes: not finite numbers and a count", name, num(c.Got), num(c.Want), c.Passes))
 			continue
 		}
-		ok := checksumOK(c.Got, c.Want, c.Passes)
+		ok := bench.ChecksumOK(c.Got, c.Want, c.Passes)
 		if ok != c.OK {
 			problems = append(problems, fmt.Sprintf("%s: ok is %t, but got %s over %d passes is %s a pass against want %s, which gives %t",
 				name, c.OK, num(c.Got), c.Passes, num(c.Got/float64(max(c.Passes, 1))), num(c.Want), ok))
@@ -434,19 +431,6 @@ func checkChecksums(r *bench.Result) []string {
 	return problems
 }
 
-// checksumOK is the runner's test |got - want×passes| <= tol × max(|want×passes|, 1)
-// divided by passes on both sides: |got/passes - want| <= tol × max(|want|, 1/passes).
-func checksumOK(got, want float64, passes int) bool {
-	if passes == 0 {
-		return math.Abs(got) <= checksumTolerance
-	}
-	p := float64(passes)
-	per := got / p
-	if !finite(per) {
-		return false
-	}
-	return math.Abs(per-want) <= checksumTolerance*math.Max(math.Abs(want), 1/p)
-}
 
 // finite says whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

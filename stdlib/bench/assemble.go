@@ -92,9 +92,27 @@ func (c *Checksum) judged() *Checksum {
 		return nil
 	}
 	out := *c
-	want := c.Want * float64(c.Passes)
-	out.OK = math.Abs(c.Got-want) <= checksumTolerance*math.Max(math.Abs(want), 1)
+	out.OK = ChecksumOK(c.Got, c.Want, c.Passes)
 	return &out
+}
+
+// ChecksumOK says whether a total got over passes passes is want per pass:
+// |got/passes - want| <= 1e-9 × max(|want|, 1/passes), the same test as
+// |got - want×passes| <= 1e-9 × max(|want×passes|, 1) divided by passes, in
+// a form that cannot overflow. Non-finite figures are never ok.
+func ChecksumOK(got, want float64, passes int) bool {
+	if math.IsNaN(want) || math.IsInf(want, 0) || passes < 0 {
+		return false
+	}
+	if passes == 0 {
+		return math.Abs(got) <= checksumTolerance
+	}
+	p := float64(passes)
+	per := got / p
+	if math.IsNaN(per) || math.IsInf(per, 0) {
+		return false
+	}
+	return math.Abs(per-want) <= checksumTolerance*math.Max(math.Abs(want), 1/p)
 }
 
 func (r *runner) checksumError() error {
