@@ -70,6 +70,15 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	if note != "" {
 		pub.Stream("stdout", note+"\n")
 	}
+	if opt.Layouts > 1 {
+		s.mu.Lock()
+		spec := s.specs[name]
+		s.mu.Unlock()
+		if opt.LayoutKernels, err = harness.BuildLayouts(ctx, spec, opt.Layouts); err != nil {
+			return nil, err
+		}
+		pub.Stream("stdout", fmt.Sprintf("layouts=%d: %s built with %d code alignments; the fresh processes take them in turn\n", opt.Layouts, name, opt.Layouts))
+	}
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = s.opt.ResultsDir
 	}

@@ -22,8 +22,9 @@ func (s *Session) native(ctx context.Context, label string, m Magic, pub display
 	if len(m.Args) > 0 {
 		flags = m.Args
 	}
-	k, err := harness.Build(ctx, harness.Spec{Name: m.Name, Lang: lang, Code: m.Body, Line: m.BodyLine, Label: label,
-		Flags: flags, CacheDir: s.opt.CacheDir})
+	spec := harness.Spec{Name: m.Name, Lang: lang, Code: m.Body, Line: m.BodyLine, Label: label,
+		Flags: flags, CacheDir: s.opt.CacheDir}
+	k, err := harness.Build(ctx, spec)
 	if err != nil {
 		var be *harness.Error
 		if errors.As(err, &be) {
@@ -37,6 +38,7 @@ func (s *Session) native(ctx context.Context, label string, m Magic, pub display
 	s.mu.Lock()
 	prev := s.kernels[m.Name]
 	s.kernels[m.Name] = k
+	s.specs[m.Name] = spec
 	s.mu.Unlock()
 	if prev != nil && prev.Key != k.Key {
 		pub.Stream("stdout", fmt.Sprintf("%s was defined before in this session; it is replaced (%s).\n", m.Name, whatChanged(prev, k)))

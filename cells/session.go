@@ -46,6 +46,8 @@ type Session struct {
 	// benched is the build each kernel name was last measured with: the
 	// baseline of its next %bench when the build changed.
 	benched map[string]*harness.Kernel
+	// specs are what each kernel was built from, to build its layouts.
+	specs map[string]harness.Spec
 	pub     display.Publisher
 	ctx     context.Context
 }
@@ -63,7 +65,7 @@ func New(opt Options) (*Session, error) {
 		opt.ResultsDir = filepath.Join(opt.Dir, "results")
 	}
 	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
-		benched: map[string]*harness.Kernel{}}
+		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}}
 	g, err := glue.New(glue.Options{Exports: s.exports(), Preload: preload, Dir: opt.Dir, Render: render})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)

@@ -36,6 +36,9 @@ func (r *runner) assemble() {
 		v := Variant{Name: name, Batch: int(max(d.batch[name], 1))}
 		if hv != nil {
 			v.Asm, v.Dead, v.Hollow, v.Finding = hv.Asm, hv.Dead, hv.Hollow, hv.Finding
+			if v.Batch > 1 {
+				v.BatchAsm, v.BatchDead, v.BatchHollow, v.BatchFinding = hv.BatchAsm, hv.BatchDead, hv.BatchHollow, hv.BatchFinding
+			}
 			v.RegionInstructions = len(hv.Analysis.Region)
 		}
 		if i < len(d.inter) {
@@ -50,7 +53,14 @@ func (r *runner) assemble() {
 		if fr := d.fresh[name]; fr != nil {
 			v.Series.Fresh = NewSamples(fr.samples)
 			if cold := NewSamples(fr.cold); cold != nil {
-				v.Series.Cold = &Cold{Samples: *cold, MinFlt: fr.flt}
+				v.Series.Cold = &Cold{Samples: *cold, MinFlt: fr.flt, After: res.Protocol.ColdAfter}
+				if len(fr.setupNS) == len(fr.cold) {
+					v.Series.Cold.SetupNS, v.Series.Cold.SetupMinFlt = fr.setupNS, fr.setupFlt
+				}
+			}
+			if v.Series.Fresh != nil && len(fr.layout.IDs) == len(fr.samples) {
+				l := fr.layout
+				v.Series.Fresh.Layout = &l
 			}
 		}
 		if ip := d.inproc[name]; ip != nil && v.Series.Cold != nil {

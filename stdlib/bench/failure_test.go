@@ -74,6 +74,15 @@ func TestShortPassesAreBatched(t *testing.T) {
 	if m := r.Summary("step", "interleaved").Median; m <= 0 || m > r.Conditions.Clock.ReadCostNS {
 		t.Errorf("per-pass median %v ns against a clock read of %v ns", m, r.Conditions.Clock.ReadCostNS)
 	}
+	// What the samples time is the batch loop: its own assembly, analysed.
+	if v.BatchAsm == "" || v.BatchDead || v.BatchFinding == "" {
+		t.Errorf("batch loop: asm %d bytes, dead %v, finding %q", len(v.BatchAsm), v.BatchDead, v.BatchFinding)
+	}
+	for _, f := range r.Findings {
+		if f.Kind == KindResolution && f.Variant != nil && *f.Variant == "step" && strings.Contains(f.Text, "pairs of single passes") {
+			t.Errorf("pair shares of batch means read as single passes: %s", f.Text)
+		}
+	}
 }
 
 // An interrupt kills the process group within 2 s, keeps what was measured

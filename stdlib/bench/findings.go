@@ -23,6 +23,7 @@ const (
 	KindComparison  = "comparison"
 	KindBaseline    = "baseline"
 	KindAutocorr    = "autocorrelation"
+	KindLayout      = "layout"
 )
 
 // Topics: what a sentence is about. The commentary makes one paragraph of
@@ -42,11 +43,12 @@ const (
 	TopicChecksum     = "checksum"
 	TopicBaseline     = "baseline"
 	TopicAutocorr     = "autocorrelation"
+	TopicLayout       = "layout"
 )
 
 // Topics lists the topics in the order Sentences writes them.
 var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison, TopicAutocorr,
-	TopicPlausibility, TopicFirstTouch, TopicResolution, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+	TopicPlausibility, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
 const (
@@ -104,7 +106,7 @@ func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
-		comparisonSentences, autocorrSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, gapsSentences,
+		comparisonSentences, autocorrSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
 		spreadSentences, batchSentences, loadSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}

@@ -112,7 +112,7 @@ func TestRecover(t *testing.T) {
 	// As if the kernel had been killed during its fresh processes: no
 	// result, and the last three fresh processes never ran.
 	os.Remove(filepath.Join(dir, ResultFile))
-	fresh, _ := filepath.Glob(filepath.Join(dir, "p*-fresh-sink-*.txt"))
+	fresh, _ := filepath.Glob(filepath.Join(dir, "p*-fresh-l0-sink-*.txt"))
 	slices.Sort(fresh)
 	for _, f := range fresh[len(fresh)-3:] {
 		os.Remove(f)

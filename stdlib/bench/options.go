@@ -63,6 +63,17 @@ type Options struct {
 	// Pairs is how many pairs of processes share the interleaved rounds
 	// when a baseline is measured (at least MinPairs).
 	Pairs int
+	// ColdAfterSetup times the cold pass after setup with the caches
+	// evicted (cold=after-setup) instead of before setup (cold=start).
+	ColdAfterSetup bool
+	// NoASLR runs the fresh processes with address randomisation off
+	// (aslr=off): one fixed layout.
+	NoASLR bool
+	// Layouts is how many builds with different code alignment the fresh
+	// processes are spread over (layouts=K, C only); LayoutKernels holds
+	// them, the kernel itself first (the session builds them).
+	Layouts       int
+	LayoutKernels []*harness.Kernel
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -104,6 +115,9 @@ var keyHelp = map[string]string{
 	"export":   "write the samples in the Go benchmark format to this file",
 	"baseline": "another kernel of the session, measured in the same run as the baseline (ratios are this/other)",
 	"pairs":    "pairs of processes (new build, baseline) that share the interleaved rounds of a before/after (>= 3)",
+	"cold":     "when the cold pass is timed: start (before setup, untouched memory) or after-setup (first use of set-up data, caches evicted)",
+	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",
+	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -240,6 +254,30 @@ func (o *Options) set(key, val string) error {
 		} else {
 			o.Timeout = d
 		}
+	case "cold":
+		switch val {
+		case "start":
+			o.ColdAfterSetup = false
+		case "after-setup":
+			o.ColdAfterSetup = true
+		default:
+			return fmt.Errorf("cold=%s: want cold=start (before setup) or cold=after-setup", val)
+		}
+	case "aslr":
+		switch val {
+		case "on":
+			o.NoASLR = false
+		case "off":
+			o.NoASLR = true
+		default:
+			return fmt.Errorf("aslr=%s: want aslr=off or aslr=on", val)
+		}
+	case "layouts":
+		n, e := strconv.Atoi(val)
+		if e != nil || n < 1 || n > harness.MaxLayouts {
+			return fmt.Errorf("layouts=%s: want a whole number from 1 to %d", val, harness.MaxLayouts)
+		}
+		o.Layouts = n
 	case "pairs":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < MinPairs {

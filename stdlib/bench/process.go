@@ -27,6 +27,7 @@ type proc struct {
 	File    string
 	Records []harness.Record
 	Output  string // what the kernel itself printed (stdout and stderr), truncated
+	Layout  int    // which build of layouts=K ran (0: the kernel's own)
 }
 
 // tailBuffer keeps the last max bytes written to it; it may be written

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"strconv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,6 +116,12 @@ func (r *runner) collectProc(p *proc) error {
 		v := strings.TrimPrefix(l, "fresh-")
 		if i := strings.LastIndexByte(v, '-'); i > 0 {
 			v = v[:i]
+		}
+		// fresh-lK-VARIANT-NN: the process ran layout K.
+		if lid, rest, ok := strings.Cut(v, "-"); ok && len(lid) > 1 && lid[0] == 'l' {
+			if k, err := strconv.Atoi(lid[1:]); err == nil {
+				p.Layout, v = k, rest
+			}
 		}
 		collectFresh(r.data.fresh, v, p, r.addChecksum)
 	}

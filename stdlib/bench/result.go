@@ -71,6 +71,17 @@ type Protocol struct {
 	// Pairs is how many pairs of processes shared the interleaved rounds
 	// of a run with a baseline; 0 without one (one process).
 	Pairs int `json:"pairs,omitempty"`
+	// ColdAfter is when the cold pass was timed: "start" (before setup)
+	// or "setup" (after setup, with the caches evicted).
+	ColdAfter string `json:"cold_after,omitempty"`
+	// ASLR is "off" when the fresh processes ran without address
+	// randomisation.
+	ASLR string `json:"aslr,omitempty"`
+	// Layouts is how many builds with different code alignment the fresh
+	// processes were spread over (1: the kernel's own build only).
+	Layouts int `json:"layouts,omitempty"`
+	// BenchCPUs are the CPUs the benchmark processes were pinned to.
+	BenchCPUs []int `json:"bench_cpus,omitempty"`
 	// Bootstrap settings of results made before StatsMethod existed.
 	BootstrapResamples int    `json:"bootstrap_resamples,omitempty"`
 	BootstrapSeed      uint64 `json:"bootstrap_seed,omitempty"`
@@ -114,6 +125,20 @@ type Samples struct {
 	// Positions, in an interleaved series, is where in its round each
 	// sample ran (0 first), as the random order of the round put it.
 	Positions []int `json:"positions,omitempty"`
+	// Layout, in a fresh or cold series, is each process's layout: its
+	// build (layouts=K), stack and heap padding and the addresses seen.
+	Layout *Layout `json:"layout,omitempty"`
+}
+
+// Layout is the placement in memory of each fresh process, one entry per
+// sample: the build it ran (0 is the kernel's own, 1.. the alignment
+// variants of layouts=K), the random bytes its stack and heap were
+// shifted by, and whether address randomisation was on.
+type Layout struct {
+	IDs      []int  `json:"layout_ids"`
+	StackPad []int  `json:"stack_pad"`
+	HeapPad  []int  `json:"heap_pad"`
+	ASLR     []bool `json:"aslr"`
 }
 
 // Cold is the cold series: the first pass of each fresh process, with its
@@ -124,6 +149,14 @@ type Cold struct {
 	InProcessColdNS   *float64 `json:"in_process_cold_ns"`
 	InProcessMinFlt   *int64   `json:"in_process_minflt,omitempty"`
 	WarmMinFltPerPass *float64 `json:"warm_minflt_per_pass,omitempty"`
+	// After is when the cold passes were timed: "start" (before setup:
+	// memory the program has not written yet) or "setup" (after setup,
+	// with the caches evicted: the first use of real data).
+	After string `json:"after,omitempty"`
+	// SetupNS and SetupMinFlt are each process's setup phase: what its
+	// first writes cost, in time and minor page faults.
+	SetupNS     []float64 `json:"setup_ns,omitempty"`
+	SetupMinFlt []int64   `json:"setup_minflt,omitempty"`
 }
 
 // Series holds a variant's series. Interleaved is Part 1 (round robin in one
@@ -154,6 +187,12 @@ type Variant struct {
 	// reads of the timed function.
 	RegionInstructions int       `json:"region_instructions,omitempty"`
 	Batch              int       `json:"batch"`
+	// The batch function (k passes between two clock reads), analysed
+	// like the single pass: it is what a batched variant's samples time.
+	BatchAsm     string `json:"batch_asm,omitempty"`
+	BatchDead    bool   `json:"batch_dead,omitempty"`
+	BatchHollow  bool   `json:"batch_hollow,omitempty"`
+	BatchFinding string `json:"batch_finding,omitempty"`
 	Checksum           *Checksum `json:"checksum"`
 	Series             Series    `json:"series"`
 }

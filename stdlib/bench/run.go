@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"crypto/rand"
+	mrand "math/rand/v2"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -33,6 +34,11 @@ type runner struct {
 	nproc int
 	data  collected
 	base  *baseRun // the baseline measured in the same run, or nil
+	// layouts are the builds the fresh processes are spread over: the
+	// kernel first, then its alignment variants (layouts=K).
+	layouts  []*harness.Kernel
+	pads     *mrand.Rand
+	stopLoad func()
 	// Phase timing and progress.
 	phaseStart time.Time
 }
@@ -63,9 +69,12 @@ type inProc struct {
 }
 
 type freshRuns struct {
-	samples []float64
-	cold    []float64
-	flt     []int64
+	samples  []float64
+	cold     []float64
+	flt      []int64
+	setupNS  []float64
+	setupFlt []int64
+	layout   Layout
 }
 
 // step is one named phase of the protocol.
@@ -91,14 +100,17 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		{"part 2: in-process series", r.inProcess},
 		{"part 2: fresh processes", r.freshProcesses},
 	}
-	stopDuring, stopLoad := r.startDuring()
-	var runErr error
+	stopDuring, _ := r.startDuring()
+	runErr := r.startLoad(ctx)
 	for _, s := range steps {
-		if runErr = r.do(ctx, s); runErr != nil {
+		if runErr != nil {
 			break
 		}
+		runErr = r.do(ctx, s)
 	}
-	stopLoad()
+	if r.stopLoad != nil {
+		r.stopLoad()
+	}
 	if d, err := stopDuring(); err == nil {
 		r.res.Conditions.During = &d
 	}
@@ -143,6 +155,15 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
 	}
+	r.pads = mrand.New(mrand.NewPCG(r.orderSeed(), 2))
+	r.layouts = []*harness.Kernel{k}
+	if len(opt.LayoutKernels) > 1 {
+		r.layouts = opt.LayoutKernels
+	}
+	r.res.Protocol.Layouts = len(r.layouts)
+	if err := r.pinAwayFromLoad(); err != nil {
+		return nil, err
+	}
 	if opt.Baseline != nil {
 		r.base = newBaseRun(opt.Baseline, r.orderSeed())
 		r.res.Protocol.Pairs = opt.Pairs
@@ -170,6 +191,13 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 	if opt.Pin >= 0 {
 		pin := opt.Pin
 		p.Pin = &pin
+	}
+	p.ColdAfter, p.ASLR = "start", "on"
+	if opt.ColdAfterSetup {
+		p.ColdAfter = "setup"
+	}
+	if opt.NoASLR {
+		p.ASLR = "off"
 	}
 	if opt.Elements > 0 {
 		e := opt.Elements
@@ -234,19 +262,47 @@ func (r *runner) startDuring() (func() (machine.During, error), func()) {
 	if stop, err := machine.Measure(5); err == nil {
 		stopDuring = stop
 	}
-	stopLoad := func() {}
-	if r.opt.Load > 0 {
-		var avoid []int
-		if r.opt.Pin >= 0 {
-			avoid = []int{r.opt.Pin}
-		}
-		if stop, info, err := machine.StartLoad(r.opt.Load, avoid); err == nil {
-			stopLoad = stop
-			r.res.Protocol.LoadCPUs = info.CPUs
-			r.res.Protocol.LoadNote = info.Note
-		}
+	return stopDuring, func() {}
+}
+
+// startLoad starts the busy threads load= asks for, pinned to CPUs other
+// than the benchmark's (pinAwayFromLoad chose them); a load that does not
+// start, or could only run unpinned, fails the run.
+func (r *runner) startLoad(ctx context.Context) error {
+	if r.opt.Load == 0 {
+		return nil
 	}
-	return stopDuring, stopLoad
+	stop, info, err := machine.StartLoad(r.opt.Load, r.res.Protocol.BenchCPUs)
+	if err != nil {
+		return fmt.Errorf("load=%d: %w", r.opt.Load, err)
+	}
+	if len(info.CPUs) != r.opt.Load {
+		stop()
+		return fmt.Errorf("load=%d: the load threads could not be pinned away from the benchmark's CPU %v: %s", r.opt.Load, r.res.Protocol.BenchCPUs, info.Note)
+	}
+	r.stopLoad = stop
+	r.res.Protocol.LoadCPUs = info.CPUs
+	r.res.Protocol.LoadNote = info.Note
+	return nil
+}
+
+// pinAwayFromLoad, with load=, pins every benchmark process to one CPU
+// (pin= when given, else the first this process may use) so that the load
+// threads, pinned to the others, never share it; both sets are recorded.
+func (r *runner) pinAwayFromLoad() error {
+	if r.opt.Pin >= 0 {
+		r.res.Protocol.BenchCPUs = []int{r.opt.Pin}
+	}
+	if r.opt.Load == 0 || r.opt.Pin >= 0 {
+		return nil
+	}
+	cpu, err := machine.FirstAllowedCPU()
+	if err != nil {
+		return fmt.Errorf("load=%d: %w", r.opt.Load, err)
+	}
+	r.opt.Pin = cpu
+	r.res.Protocol.BenchCPUs = []int{cpu}
+	return nil
 }
 
 func (r *runner) before(ctx context.Context) error {
@@ -463,8 +519,12 @@ func addChecksum(sums map[string]*Checksum, variant string, rec harness.Record) 
 func (r *runner) inProcess(ctx context.Context) error {
 	for i, v := range r.opt.Fresh {
 		r.progress(Progress{Phase: "part 2: in-process series of " + v, Process: i + 1, Of: len(r.opt.Fresh)})
-		p, err := r.exec(ctx, "inprocess-"+v, "-slots", v, "-batch", r.batchList([]string{v}), "-cold", v,
-			"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps))
+		args := []string{"-slots", v, "-batch", r.batchList([]string{v}), "-cold", v,
+			"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps)}
+		if r.opt.ColdAfterSetup {
+			args = append(args, "-cold-after-setup")
+		}
+		p, err := r.exec(ctx, "inprocess-"+v, args...)
 		r.collectInProcess(v, p)
 		if err != nil {
 			return err
@@ -508,18 +568,25 @@ func (r *runner) freshProcesses(ctx context.Context) error {
 	n := 0
 	for run := 0; run < r.opt.Runs; run++ {
 		for _, v := range r.opt.Fresh {
-			args := []string{"-slots", v, "-batch", r.batchList([]string{v}),
-				"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"}
-			one := func(bin, label string, into map[string]*freshRuns, sum func(string, harness.Record)) error {
+			args := append([]string{"-slots", v, "-batch", r.batchList([]string{v}),
+				"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"},
+				r.placement()...)
+			layout := run % len(r.layouts)
+			one := func(bin, label string, into map[string]*freshRuns, sum func(string, harness.Record), layout int) error {
 				n++
 				r.progress(Progress{Phase: "part 2: fresh processes", Process: n, Of: total})
 				p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), args...)
+				if p != nil {
+					p.Layout = layout
+				}
 				collectFresh(into, v, p, sum)
 				return err
 			}
-			sides := []func() error{func() error { return one(r.k.Binary, "fresh", r.data.fresh, r.addChecksum) }}
+			sides := []func() error{func() error {
+				return one(r.layouts[layout].Binary, fmt.Sprintf("fresh-l%d", layout), r.data.fresh, r.addChecksum, layout)
+			}}
 			if r.base.has(v) {
-				old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum) }
+					old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum, 0) }
 				newFirst := r.base.coin()
 				r.base.freshNewFirst = append(r.base.freshNewFirst, newFirst)
 				if newFirst {
@@ -552,6 +619,8 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 	var cold *float64
 	var flt int64
 	var warm []float64
+	setupNS, setupFlt := -1.0, int64(-1)
+	stack, heap, aslr := -1, -1, true
 	for _, rec := range p.Records {
 		switch rec.Kind {
 		case "cold":
@@ -559,6 +628,15 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 				cold = &ns
 				flt, _ = rec.Int("minflt")
 			}
+		case "phase":
+			if rec.Fields["name"] == "setup" {
+				setupNS, _ = rec.Float("ns")
+				setupFlt, _ = rec.Int("minflt")
+			}
+		case "layout":
+			sp, _ := rec.Int("stack_pad")
+			hp, _ := rec.Int("heap_pad")
+			stack, heap, aslr = int(sp), int(hp), rec.Fields["aslr"] != "0"
 		case "sample":
 			if _, ns, k, ok := sample(rec); ok {
 				warm = append(warm, float64(ns)/float64(k))
@@ -573,7 +651,31 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 		s.cold = append(s.cold, *cold)
 		s.flt = append(s.flt, flt)
 		s.samples = append(s.samples, warm[0])
+		if setupNS >= 0 {
+			s.setupNS, s.setupFlt = append(s.setupNS, setupNS), append(s.setupFlt, setupFlt)
+		}
+		s.layout.IDs = append(s.layout.IDs, p.Layout)
+		s.layout.StackPad = append(s.layout.StackPad, stack)
+		s.layout.HeapPad = append(s.layout.HeapPad, heap)
+		s.layout.ASLR = append(s.layout.ASLR, aslr)
 	}
+}
+
+// placement is the options that place a fresh process in memory: the
+// cold pass after setup when asked, address randomisation off when asked,
+// and a random shift of its stack and heap (0 to 4080 bytes in steps of 16,
+// drawn from the run's order seed), so that the fresh series samples
+// placements instead of repeating one (seed 000: "nothing here randomises or
+// records code, stack or heap layout").
+func (r *runner) placement() []string {
+	var args []string
+	if r.opt.ColdAfterSetup {
+		args = append(args, "-cold-after-setup")
+	}
+	if r.opt.NoASLR {
+		args = append(args, "-no-aslr")
+	}
+	return append(args, "-stack-pad", strconv.Itoa(16*r.pads.IntN(256)), "-heap-pad", strconv.Itoa(16*r.pads.IntN(256)))
 }
 
 // addGaps records what the gaps record says.

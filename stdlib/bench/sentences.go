@@ -224,8 +224,12 @@ func firstTouchSentences(f *facts) []Sentence {
 			continue
 		}
 		faults := c.MedianMinFlt()
-		text := fmt.Sprintf("the cold pass of %s, the first each process makes over freshly mapped memory, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
-			v.Name, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
+		what := "its first pass, before setup, over memory the program had not written yet"
+		if c.After == "setup" {
+			what = "its first pass after setup with the caches evicted: the first use of data the program wrote"
+		}
+		text := fmt.Sprintf("the cold pass of %s, %s, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
+			v.Name, what, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
 		if c.WarmMinFltPerPass != nil {
 			text += sig(*c.WarmMinFltPerPass) + " per warm pass"
 		} else {
@@ -234,6 +238,7 @@ func firstTouchSentences(f *facts) []Sentence {
 		if faults > 0 && c.Summary.Median > warm {
 			text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", FormatNS((c.Summary.Median-warm)/faults))
 		}
+		text += setupText(c, faults)
 		if c.InProcessColdNS != nil {
 			x := *c.InProcessColdNS
 			text += fmt.Sprintf(". The in-process run has one number for it, %s: %s of the cold median and %s of the cold minimum; the fresh processes spread from %s to %s (cv %s, max/min %s), and one number cannot say where in that span it fell",
@@ -243,6 +248,39 @@ func firstTouchSentences(f *facts) []Sentence {
 		out = append(out, one(TopicFirstTouch, KindFirstTouch, v.Name, text)...)
 	}
 	return out
+}
+
+// FaultFloor is the count of minor page faults below which a pass is said
+// to have met memory already mapped (a few faults are the stack, the
+// code, the clock's vDSO page).
+const FaultFloor = 16
+
+// setupText says what setup, the first writes, cost and what that tells
+// about the cold pass's faults: zero-page reads (setup faults again when
+// it writes), allocation by the reads themselves (setup does not), or none.
+func setupText(c *Cold, coldFaults float64) string {
+	if len(c.SetupNS) == 0 {
+		return ""
+	}
+	sf := make([]float64, len(c.SetupMinFlt))
+	for i, x := range c.SetupMinFlt {
+		sf[i] = float64(x)
+	}
+	setupFaults, setupNS := stats.Median(sf), stats.Median(c.SetupNS)
+	text := fmt.Sprintf(". Setup, the program's first writes, took a median of %s with %.0f minor page faults", FormatNS(setupNS), setupFaults)
+	switch {
+	case c.After == "setup" && coldFaults < FaultFloor:
+		text += ": its faults allocated the pages, so the cold pass after it pays for empty caches, not for the OS mapping memory"
+	case c.After == "setup":
+		text += fmt.Sprintf("; the cold pass after it still took %.0f faults, so setup did not touch all the memory the pass reads", coldFaults)
+	case coldFaults < FaultFloor:
+		text += "; the cold pass took almost no faults: its memory was mapped before it ran"
+	case setupFaults >= coldFaults/2:
+		text += fmt.Sprintf(": the cold pass's %.0f faults were reads of pages never written, which the OS served from its shared zero page, and the real pages were allocated only by setup's writes; the cold pass measures zero-page reads, not a first use of real data (cold=after-setup measures that)", coldFaults)
+	default:
+		text += fmt.Sprintf(": after the cold pass's %.0f faults the pages were already there for setup's writes, so on this OS the reads themselves allocated them and the cold pass is the first touch of this memory", coldFaults)
+	}
+	return text
 }
 
 // resolutionSentences say what one run per side can and cannot resolve:
@@ -255,7 +293,7 @@ func resolutionSentences(f *facts) []Sentence {
 	var out []Sentence
 	for _, name := range []string{"in_process", "fresh", "interleaved"} {
 		s := f.ref.Get(name)
-		if s == nil || s.Summary.N < 2 {
+		if s == nil || s.Summary.N < 2 || f.ref.Batch > 1 { // batch means are not single passes
 			continue
 		}
 		sum := s.Summary
@@ -345,9 +383,25 @@ func batchSentences(f *facts) []Sentence {
 		}
 		out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes: one pass is shorter than %d clock reads (%s each), "+
 			"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
-			"which hides the single slow pass that per-pass timing would show", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch))...)
+			"which hides the single slow pass that per-pass timing would show; the spread of batch means is not the spread of passes, so "+
+			"no sentence here reads pair shares of it as what one run resolves", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch)+batchAsmText(v))...)
 	}
 	return out
+}
+
+// batchAsmText says what the batch loop holds, from its own disassembly.
+func batchAsmText(v *Variant) string {
+	if v.BatchFinding == "" {
+		return ""
+	}
+	state := "live"
+	switch {
+	case v.BatchDead:
+		state = "dead"
+	case v.BatchHollow:
+		state = "hollow"
+	}
+	return fmt.Sprintf("; its batch loop, disassembled on its own, is %s: %s", state, v.BatchFinding)
 }
 
 func loadSentences(f *facts) []Sentence {
@@ -363,6 +417,9 @@ func loadSentences(f *facts) []Sentence {
 		text += "; the run itself started " + plural(r.Protocol.Load, "busy thread")
 		if len(r.Protocol.LoadCPUs) > 0 {
 			text += " on CPU " + intsText(r.Protocol.LoadCPUs)
+		}
+		if len(r.Protocol.BenchCPUs) > 0 {
+			text += ", with every benchmark process pinned to CPU " + intsText(r.Protocol.BenchCPUs)
 		}
 		text += " for its whole duration, on purpose: the spreads include that load"
 	case f.loaded:

@@ -134,3 +134,17 @@ func spin(index, cpu int, quit <-chan struct{}, ready chan<- loadStart, wg *sync
 		}
 	}
 }
+
+// FirstAllowedCPU is the lowest-numbered CPU that is online and in this
+// thread's affinity mask: where a benchmark goes when load threads take the
+// others.
+func FirstAllowedCPU() (int, error) {
+	cpus, err := loadCPUs(nil)
+	if err != nil {
+		return -1, err
+	}
+	if len(cpus) == 0 {
+		return -1, fmt.Errorf("no online CPU is in this process's affinity mask")
+	}
+	return cpus[0], nil
+}

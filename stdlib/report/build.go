@@ -41,6 +41,12 @@ type VariantEntry struct {
 	Dead    bool   `json:"dead"`
 	Hollow  bool   `json:"hollow"`
 	Finding string `json:"finding"`
+	// The batch function (k passes between two clock reads), analysed on
+	// its own: what the samples of a batched variant time.
+	BatchAsm     string `json:"batch_asm,omitempty"`
+	BatchDead    bool   `json:"batch_dead"`
+	BatchHollow  bool   `json:"batch_hollow,omitempty"`
+	BatchFinding string `json:"batch_finding,omitempty"`
 }
 
 // Entry returns the machine-readable entry of a build.
@@ -48,7 +54,8 @@ func Entry(k *harness.Kernel) BuildEntry {
 	e := BuildEntry{Kernel: KernelEntry{Name: k.Name, Lang: k.Lang, Compiler: k.Compiler, Flags: nonNil(k.Flags),
 		SourceSHA256: k.SourceSHA256, BinarySHA256: k.BinarySHA256}, Cached: k.Cached, BuildMS: k.BuildMS}
 	for _, v := range k.Variants {
-		e.Variants = append(e.Variants, VariantEntry{Name: v.Name, Line: v.Line, Asm: v.Asm, Dead: v.Dead, Hollow: v.Hollow, Finding: v.Finding})
+		e.Variants = append(e.Variants, VariantEntry{Name: v.Name, Line: v.Line, Asm: v.Asm, Dead: v.Dead, Hollow: v.Hollow, Finding: v.Finding,
+			BatchAsm: v.BatchAsm, BatchDead: v.BatchDead, BatchHollow: v.BatchHollow, BatchFinding: v.BatchFinding})
 	}
 	return e
 }
@@ -89,6 +96,10 @@ func Build(k *harness.Kernel) map[string]any {
 	h.WriteString(`<div class="benchbook-build" style="font-family:sans-serif">`)
 	fmt.Fprintf(&h, "<p>%s</p>", html.EscapeString(BuildLine(k)))
 	t.WriteString(BuildLine(k) + "\n")
+	if note := OptLevelNote(k.Lang, k.Flags); note != "" {
+		fmt.Fprintf(&h, `<p style="color:#8a5a00">%s</p>`, html.EscapeString(note))
+		t.WriteString(note + "\n")
+	}
 	if k.Warnings != "" {
 		fmt.Fprintf(&h, `<pre style="color:#8a5a00">%s</pre>`, html.EscapeString(k.Warnings))
 		t.WriteString(k.Warnings + "\n")
@@ -100,6 +111,31 @@ func Build(k *harness.Kernel) map[string]any {
 	h.WriteString(asmLegend)
 	h.WriteString("</div>")
 	return map[string]any{display.MIMEHTML: h.String(), display.MIMEText: t.String(), display.MIMEBuild: Entry(k)}
+}
+
+// OptLevelNote warns when a cell's flags leave the optimisation level to
+// the compiler's default: cell flags replace the default -std=c11 -O2, so
+// %%c k -Wall builds at -O0; for Go, -gcflags=-N turns the optimiser off.
+func OptLevelNote(lang string, flags []string) string {
+	if flags == nil {
+		return ""
+	}
+	switch lang {
+	case "c":
+		for _, f := range flags {
+			if strings.HasPrefix(f, "-O") {
+				return ""
+			}
+		}
+		return "no -O flag: built at -O0, the compiler's default (the cell's flags replace the default -std=c11 -O2; add -O2 to keep it)"
+	case "go":
+		for _, f := range flags {
+			if strings.Contains(f, "-gcflags") && strings.Contains(f, "-N") {
+				return "-gcflags with -N: the Go optimiser is off, so the code timed is not what a normal build runs"
+			}
+		}
+	}
+	return ""
 }
 
 func verdict(v harness.Variant) string {

@@ -46,3 +46,23 @@ func TestBuildBundle(t *testing.T) {
 		t.Error("the text/plain fallback does not say discarded is dead")
 	}
 }
+
+func TestOptLevelNote(t *testing.T) {
+	for _, c := range []struct {
+		lang  string
+		flags []string
+		says  string
+	}{
+		{"c", nil, ""},
+		{"c", []string{"-Wall"}, "built at -O0"},
+		{"c", []string{"-O3", "-march=native"}, ""},
+		{"c", []string{"-Os"}, ""},
+		{"go", []string{"-gcflags=-N -l"}, "optimiser is off"},
+		{"go", []string{"-trimpath"}, ""},
+	} {
+		got := OptLevelNote(c.lang, c.flags)
+		if (c.says == "") != (got == "") || !strings.Contains(got, c.says) {
+			t.Errorf("%s %v: %q, want %q", c.lang, c.flags, got, c.says)
+		}
+	}
+}

@@ -46,6 +46,16 @@ func everything() *bench.Result {
 		prev[i], pairOf[i] = x/1.25, i*5/len(now)
 	}
 	r.Protocol.Pairs = 5
+	r.Protocol.Layouts = 2
+	for i := range r.Variants {
+		if fr := r.Variants[i].Series.Fresh; fr != nil {
+			l := &bench.Layout{}
+			for j := range fr.SamplesNS {
+				l.IDs, l.StackPad, l.HeapPad, l.ASLR = append(l.IDs, j%2), append(l.StackPad, 16*j), append(l.HeapPad, 32*j), append(l.ASLR, true)
+			}
+			fr.Layout = l
+		}
+	}
 	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf,
 		Variants: []bench.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
 	bench.JudgeBaseline(r, r.Baseline)

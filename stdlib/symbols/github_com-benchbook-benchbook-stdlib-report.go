@@ -21,6 +21,7 @@ func init() {
 		"Compare":          reflect.ValueOf(report.Compare),
 		"ConditionLines":   reflect.ValueOf(report.ConditionLines),
 		"Entry":            reflect.ValueOf(report.Entry),
+		"OptLevelNote":     reflect.ValueOf(report.OptLevelNote),
 		"Result":           reflect.ValueOf(report.Result),
 		"RunToRunDrift":    reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"TextWidth":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),

@@ -33,6 +33,7 @@ func init() {
 		"MethodPaired":      reflect.ValueOf(constant.MakeFromLiteral("\"wilcoxon-signed-rank/hl\"", token.STRING, 0)),
 		"MethodUnpaired":    reflect.ValueOf(constant.MakeFromLiteral("\"mann-whitney-u/moses-hl\"", token.STRING, 0)),
 		"MinClusters":       reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
+		"OneWay":            reflect.ValueOf(stats.OneWay),
 		"PairShare":         reflect.ValueOf(stats.PairShare),
 		"RatioOfMedians":    reflect.ValueOf(stats.RatioOfMedians),
 		"RhoMax":            reflect.ValueOf(constant.MakeFromLiteral("0.899999999999999999978315956550289911319850943982601165771484375", token.FLOAT, 0)),
@@ -40,10 +41,11 @@ func init() {
 		"Summarize":         reflect.ValueOf(stats.Summarize),
 
 		// type definitions
-		"Bootstrap":  reflect.ValueOf((*stats.Bootstrap)(nil)),
-		"Comparison": reflect.ValueOf((*stats.Comparison)(nil)),
-		"Interval":   reflect.ValueOf((*stats.Interval)(nil)),
-		"Summary":    reflect.ValueOf((*stats.Summary)(nil)),
-		"Verdict":    reflect.ValueOf((*stats.Verdict)(nil)),
+		"Bootstrap":    reflect.ValueOf((*stats.Bootstrap)(nil)),
+		"Comparison":   reflect.ValueOf((*stats.Comparison)(nil)),
+		"Interval":     reflect.ValueOf((*stats.Interval)(nil)),
+		"OneWayResult": reflect.ValueOf((*stats.OneWayResult)(nil)),
+		"Summary":      reflect.ValueOf((*stats.Summary)(nil)),
+		"Verdict":      reflect.ValueOf((*stats.Verdict)(nil)),
 	}
 }

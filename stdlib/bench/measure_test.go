@@ -1,0 +1,86 @@
+package bench
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// load=1 without pin= puts the benchmark and the load on different CPUs
+// and records both.
+func TestLoadNeverSharesTheBenchmarkCPU(t *testing.T) {
+	k := seedKernel(t, "c")
+	r := quickRun(t, k, "load=1", "fresh=sink")
+	p := r.Protocol
+	if len(p.BenchCPUs) != 1 || len(p.LoadCPUs) != 1 || slices.Contains(p.LoadCPUs, p.BenchCPUs[0]) {
+		t.Fatalf("bench CPUs %v, load CPUs %v: want one each, disjoint", p.BenchCPUs, p.LoadCPUs)
+	}
+	if p.Pin != nil {
+		t.Errorf("pin= was not given but the result records pin %d", *p.Pin)
+	}
+	found := false
+	for _, f := range r.Findings {
+		if f.Kind == KindLoad && strings.Contains(f.Text, "pinned to CPU") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the load finding does not say where the benchmark ran: %+v", r.Findings)
+	}
+}
+
+// cold=after-setup times the first pass after setup: its faults are few,
+// setup's are recorded per process, and the commentary says which cold
+// pass it was.
+func TestColdAfterSetupIsNamed(t *testing.T) {
+	k := seedKernel(t, "c")
+	r := quickRun(t, k, "cold=after-setup", "fresh=sink")
+	c := r.Variant("sink").Series.Cold
+	if c == nil || c.After != "setup" || len(c.SetupNS) != len(c.SamplesNS) || len(c.SetupMinFlt) != len(c.SamplesNS) {
+		t.Fatalf("cold series: %+v", c)
+	}
+	if f := c.MedianMinFlt(); f >= FaultFloor {
+		t.Errorf("the cold pass after setup took a median of %v faults; setup should have mapped the memory", f)
+	}
+	text := ""
+	for _, f := range r.Findings {
+		if f.Kind == KindFirstTouch {
+			text = f.Text
+		}
+	}
+	if !strings.Contains(text, "first pass after setup") || !strings.Contains(text, "Setup, the program's first writes") {
+		t.Errorf("first-touch finding: %q", text)
+	}
+	start := quickRun(t, k, "fresh=sink")
+	if cs := start.Variant("sink").Series.Cold; cs.After != "start" || len(cs.SetupNS) == 0 {
+		t.Errorf("the default cold pass: after %q, %d setup times", cs.After, len(cs.SetupNS))
+	}
+}
+
+// Every fresh process is placed anew and its placement recorded; with
+// aslr=off the OS does not randomise it.
+func TestFreshProcessesRecordTheirLayout(t *testing.T) {
+	k := seedKernel(t, "c")
+	r := quickRun(t, k, "fresh=sink", "aslr=off")
+	l := r.Variant("sink").Series.Fresh.Layout
+	n := len(r.Variant("sink").Series.Fresh.SamplesNS)
+	if l == nil || len(l.IDs) != n || len(l.StackPad) != n || len(l.HeapPad) != n {
+		t.Fatalf("layout: %+v for %d samples", l, n)
+	}
+	distinct := map[int]bool{}
+	for i := range l.StackPad {
+		if l.ASLR[i] {
+			t.Errorf("process %d ran with ASLR on under aslr=off", i)
+		}
+		if l.StackPad[i]%16 != 0 || l.StackPad[i] < 0 || l.StackPad[i] > 4080 {
+			t.Errorf("stack pad %d", l.StackPad[i])
+		}
+		distinct[l.StackPad[i]] = true
+	}
+	if len(distinct) < 3 {
+		t.Errorf("%d fresh processes got only %d stack pads", n, len(distinct))
+	}
+	if r.Protocol.ASLR != "off" {
+		t.Errorf("protocol.aslr = %q", r.Protocol.ASLR)
+	}
+}

@@ -1,0 +1,91 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// LayoutAlpha is the level at which the share of the fresh spread between
+// code layouts is called more than chance.
+const LayoutAlpha = 0.05
+
+// layoutSentences say how the fresh processes were placed in memory and,
+// with layouts=K, how much of the fresh spread of each live variant lies
+// between the K code layouts (a one-way analysis of the log times by
+// layout): seed 000 warned that one layout's cost hides in the spread, and
+// seed 002 saw the same bytes at another address run at another speed.
+func layoutSentences(f *facts) []Sentence {
+	r := f.r
+	var out []Sentence
+	where := "each fresh process had its stack and heap shifted by a random 0 to 4080 bytes (recorded per process)"
+	if r.Protocol.ASLR == "off" {
+		where += ", with address randomisation off"
+	} else {
+		where += ", on top of the OS's address randomisation"
+	}
+	if r.Protocol.Layouts > 1 {
+		where += fmt.Sprintf(", and the processes took %d builds of the kernel in turn that differ only in code alignment", r.Protocol.Layouts)
+	}
+	if !hasLayout(r) {
+		return nil
+	}
+	out = append(out, one(TopicLayout, "", "", where)...)
+	if r.Protocol.Layouts < 2 {
+		return out
+	}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		s := v.Series.Fresh
+		if !live(v) || s == nil || s.Layout == nil {
+			continue
+		}
+		out = append(out, one(TopicLayout, KindLayout, v.Name, layoutText(v.Name, s))...)
+	}
+	return out
+}
+
+func hasLayout(r *Result) bool {
+	for i := range r.Variants {
+		if s := r.Variants[i].Series.Fresh; s != nil && s.Layout != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// layoutText is the one-way analysis of one variant's fresh series by
+// layout, with the median of each layout.
+func layoutText(name string, s *Samples) string {
+	k := 0
+	for _, id := range s.Layout.IDs {
+		k = max(k, id+1)
+	}
+	groups := make([][]float64, k)
+	raw := make([][]float64, k)
+	for i, x := range s.SamplesNS {
+		if x > 0 && i < len(s.Layout.IDs) {
+			id := s.Layout.IDs[i]
+			groups[id] = append(groups[id], math.Log(x))
+			raw[id] = append(raw[id], x)
+		}
+	}
+	a, err := stats.OneWay(groups)
+	if err != nil {
+		return fmt.Sprintf("the fresh series of %s cannot be split by layout: %v", name, err)
+	}
+	var meds []string
+	for id, g := range raw {
+		if len(g) > 0 {
+			meds = append(meds, fmt.Sprintf("layout %d %s", id, FormatNS(stats.Median(g))))
+		}
+	}
+	verdict := "no more than chance would put there"
+	if a.P < LayoutAlpha {
+		verdict = "more than chance: the same code placed at another alignment runs at another speed, and a single build measures one draw of it"
+	}
+	return fmt.Sprintf("of the fresh spread of %s, %s lies between the %d code layouts (one-way analysis of log times, F = %.3g on %d and %d degrees of freedom, p = %.2g), %s; medians: %s",
+		name, FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", "))
+}
