@@ -48,8 +48,8 @@ type Session struct {
 	benched map[string]*harness.Kernel
 	// specs are what each kernel was built from, to build its layouts.
 	specs map[string]harness.Spec
-	pub     display.Publisher
-	ctx     context.Context
+	pub   display.Publisher
+	ctx   context.Context
 }
 
 // New starts a session.

@@ -25,7 +25,6 @@ var ErrNoResults = errors.New("no benchbook result in the notebook")
 // only forgives a float printed and read back by another tool.
 const relTol = 1e-9
 
-
 // maxProblems caps the mismatches named on one line.
 const maxProblems = 6
 
@@ -430,7 +429,6 @@ func checkChecksums(r *bench.Result) []string {
 	}
 	return problems
 }
-
 
 // finite says whether x is neither NaN nor infinite.
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

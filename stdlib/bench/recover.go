@@ -1,13 +1,13 @@
 package bench
 
 import (
-	"strconv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/harness"

@@ -185,16 +185,16 @@ type Variant struct {
 	Finding string `json:"finding,omitempty"` // what the timed region holds
 	// RegionInstructions is how many instructions lie between the two clock
 	// reads of the timed function.
-	RegionInstructions int       `json:"region_instructions,omitempty"`
-	Batch              int       `json:"batch"`
+	RegionInstructions int `json:"region_instructions,omitempty"`
+	Batch              int `json:"batch"`
 	// The batch function (k passes between two clock reads), analysed
 	// like the single pass: it is what a batched variant's samples time.
-	BatchAsm     string `json:"batch_asm,omitempty"`
-	BatchDead    bool   `json:"batch_dead,omitempty"`
-	BatchHollow  bool   `json:"batch_hollow,omitempty"`
-	BatchFinding string `json:"batch_finding,omitempty"`
-	Checksum           *Checksum `json:"checksum"`
-	Series             Series    `json:"series"`
+	BatchAsm     string    `json:"batch_asm,omitempty"`
+	BatchDead    bool      `json:"batch_dead,omitempty"`
+	BatchHollow  bool      `json:"batch_hollow,omitempty"`
+	BatchFinding string    `json:"batch_finding,omitempty"`
+	Checksum     *Checksum `json:"checksum"`
+	Series       Series    `json:"series"`
 }
 
 // Comparison is a over b in one series: the ratio of medians, the

@@ -3,10 +3,10 @@ package bench
 import (
 	"context"
 	"crypto/rand"
-	mrand "math/rand/v2"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -586,7 +586,7 @@ func (r *runner) freshProcesses(ctx context.Context) error {
 				return one(r.layouts[layout].Binary, fmt.Sprintf("fresh-l%d", layout), r.data.fresh, r.addChecksum, layout)
 			}}
 			if r.base.has(v) {
-					old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum, 0) }
+				old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum, 0) }
 				newFirst := r.base.coin()
 				r.base.freshNewFirst = append(r.base.freshNewFirst, newFirst)
 				if newFirst {
