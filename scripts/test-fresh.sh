@@ -4,6 +4,7 @@
 # machine is configured with, trusts this machine's CA certificates (a proxy
 # may re-sign HTTPS), copies a clone of this repository in, and runs the
 # README's two commands inside it (chroot) with a clean environment.
+# The clone is of HEAD: commit first.
 #
 #   scripts/test-fresh.sh            build a root in a temporary folder, test, remove it
 #   FRESH_ROOT=/var/tmp/r scripts/test-fresh.sh   keep the root there (reused if it exists)
@@ -62,10 +63,11 @@ for m in /proc /sys /dev /dev/pts /dev/shm; do
 	mounted="$m $mounted"
 done
 
+# A clone of the committed HEAD, as CI gets: the working tree's uncommitted
+# changes are not what a new user clones.
 rm -rf "$root/root/benchbook"
-mkdir -p "$root/root/benchbook"
-git -C "$repo" ls-files -z | (cd "$repo" && tar --null -T - -cf -) | tar -xf - -C "$root/root/benchbook"
-say "copied $(git -C "$repo" ls-files | wc -l) tracked files into $root/root/benchbook"
+git clone --quiet --no-hardlinks "$repo" "$root/root/benchbook"
+say "cloned $(git -C "$repo" rev-parse --short HEAD) into $root/root/benchbook"
 
 status=0
 i=0
