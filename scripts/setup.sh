@@ -4,7 +4,7 @@
 # Dockerfile, so that all of them set up the same way.
 #
 #   scripts/setup.sh          the toolchains and Debian's Jupyter stack
-#   scripts/setup.sh --browser   also Chromium, for the HTML check in the tests
+#   scripts/setup.sh --browser   also what the tests drive: Chromium, jupyter-server, JupyterHub
 set -eu
 
 GO_VERSION=1.26.8   # the go line of go.mod
@@ -23,7 +23,11 @@ as_root() {
 pkgs="gcc libc6-dev binutils make ca-certificates curl unzip git
 python3 jupyter-client python3-jupyter-client jupyter-console python3-jupyter-kernel-test
 jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipykernel python3-pytest"
-[ "$browser" = yes ] && pkgs="$pkgs chromium"
+# The test setup: Chromium for the HTML check; jupyter-server, JupyterHub (with
+# Debian's configurable-http-proxy) and python3-websocket for the server and hub
+# tests (tests/test_server.py, tests/test_hub.py); python3-yaml for test_binder.
+[ "$browser" = yes ] && pkgs="$pkgs chromium jupyter-server python3-jupyter-server python3-websocket
+jupyterhub node-configurable-http-proxy python3-yaml"
 
 missing=""
 for p in $pkgs; do

@@ -179,6 +179,19 @@ class KernelSocket:
                     idle = True
         return reply, iopub
 
+    def wait_ready(self, timeout=30):
+        """kernel_info until the kernel answers, as front ends do after
+        connecting; return the reply content."""
+        import time
+        deadline = time.time() + timeout
+        while True:
+            try:
+                reply, _ = self.request("shell", "kernel_info_request", {}, timeout=5)
+                return reply["content"]
+            except AssertionError:
+                if time.time() > deadline:
+                    raise
+
     def execute(self, code, timeout=60):
         reply, iopub = self.request("shell", "execute_request", {
             "code": code, "silent": False, "store_history": True, "user_expressions": {},

@@ -47,8 +47,8 @@ def server(request, tmp_path_factory):
         yield request.param, Rest(base, token), f"ws://127.0.0.1:{port}/"
     finally:
         stop_process(proc)
-        if request.node.session.testsfailed:
-            sys.stderr.write(f"--- {request.param} log ---\n{log.read_text()[-4000:]}\n")
+        if request.session.testsfailed:
+            sys.__stderr__.write(f"--- {request.param} log ---\n{log.read_text()[-4000:]}\n")
 
 
 @pytest.fixture
@@ -63,7 +63,8 @@ def kernel(server):
     def connect():
         s = KernelSocket(f"{ws_base}api/kernels/{kid}/channels", rest.token)
         sockets.append(s)
-        wait_ready(s)
+        info = s.wait_ready()
+        assert info["status"] == "ok" and info["implementation"] == "benchbook", info
         return s
 
     try:
@@ -75,20 +76,6 @@ def kernel(server):
             rest.call("DELETE", f"api/kernels/{kid}", timeout=30)
         except OSError:
             pass
-
-
-def wait_ready(sock, timeout=30):
-    """kernel_info until it answers, as front ends do after connecting."""
-    deadline = time.time() + timeout
-    while True:
-        try:
-            reply, _ = sock.request("shell", "kernel_info_request", {}, timeout=5)
-            assert reply["content"]["status"] == "ok"
-            assert reply["content"]["implementation"] == "benchbook", reply["content"]
-            return reply["content"]
-        except AssertionError:
-            if time.time() > deadline:
-                raise
 
 
 def test_kernelspec_is_listed(server):
