@@ -54,9 +54,23 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_http(url, timeout, proc=None, headers=None, ok=(200,)):
+def free_ports(n):
+    """n distinct TCP ports on 127.0.0.1, free a moment ago (held open
+    together while chosen, so that no two are the same)."""
+    import socket
+    socks = [socket.socket() for _ in range(n)]
+    try:
+        for s in socks:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def wait_http(url, timeout, proc=None, headers=None, ok=(200,), give_up=None):
     """Poll url until it answers with a status in ok; return the response body.
-    Fail early when proc (the server) has exited."""
+    Fail early when proc (the server) has exited, or give_up() is true."""
     import time
     import urllib.error
     import urllib.request
@@ -65,6 +79,8 @@ def wait_http(url, timeout, proc=None, headers=None, ok=(200,)):
     while time.time() < deadline:
         if proc is not None and proc.poll() is not None:
             raise AssertionError(f"the server exited with {proc.returncode} before {url} answered")
+        if give_up is not None and give_up():
+            raise AssertionError(f"gave up waiting for {url}")
         try:
             with urllib.request.urlopen(urllib.request.Request(url, headers=headers or {}), timeout=5) as r:
                 if r.status in ok:

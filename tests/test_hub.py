@@ -20,7 +20,7 @@ import urllib.error
 import pytest
 
 from conftest import BIN
-from nbtools import KernelSocket, Rest, free_port, iopub_of, stop_process, wait_http
+from nbtools import KernelSocket, Rest, free_ports, iopub_of, stop_process, wait_http
 
 pytest.importorskip("websocket", reason="python3-websocket (Debian) is not installed")
 pytest.importorskip("jupyterhub", reason="Debian's jupyterhub is not installed (scripts/setup.sh --browser)")
@@ -90,32 +90,50 @@ def hub(request, tmp_path_factory):
     d = tmp_path_factory.mktemp("hub")
     prefix = d / "prefix"
     subprocess.run([BIN, "install", "--prefix", str(prefix)], check=True, capture_output=True)
-    settings = {
-        "dir": str(d), "port": free_port(), "hub_port": free_port(), "proxy_api_port": free_port(),
-        "password": secrets.token_hex(8), "service_token": secrets.token_hex(16),
-        "mark": secrets.token_hex(8), "apps": APPS,
-        "jupyter_path": str(prefix / "share" / "jupyter"),
-        "args": ["--allow-root"] if os.geteuid() == 0 else [],
-    }
-    (d / "jupyterhub_config.py").write_text(CONFIG.format(settings=json.dumps(settings)))
     env = dict(os.environ)
     # Debian's configurable-http-proxy finds its modules in /usr/share/nodejs,
     # which a Node.js not from Debian (NodeSource) does not search by itself.
     env["NODE_PATH"] = os.pathsep.join(p for p in (env.get("NODE_PATH"), "/usr/share/nodejs") if p)
-    env["BENCHBOOK_TEST_MARK"] = settings["mark"]
-    log = d / "hub.log"
-    with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(d / "jupyterhub_config.py")],
-                                cwd=d, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+    mark = secrets.token_hex(8)
+    env["BENCHBOOK_TEST_MARK"] = mark
+    proc = None
     try:
-        base = f"http://127.0.0.1:{settings['port']}/"
-        wait_http(base + "hub/api/", 90, proc=proc)
+        # Ports are chosen free, but another process on the machine may take
+        # one before the hub or its proxy binds it: then start again on others.
+        for attempt in range(3):
+            run = d / f"run{attempt}"
+            run.mkdir()
+            port, hub_port, proxy_api_port = free_ports(3)
+            settings = {
+                "dir": str(run), "port": port, "hub_port": hub_port, "proxy_api_port": proxy_api_port,
+                "password": secrets.token_hex(8), "service_token": secrets.token_hex(16),
+                "mark": mark, "apps": APPS,
+                "jupyter_path": str(prefix / "share" / "jupyter"),
+                "args": ["--allow-root"] if os.geteuid() == 0 else [],
+            }
+            (run / "jupyterhub_config.py").write_text(CONFIG.format(settings=json.dumps(settings)))
+            log = run / "hub.log"
+            with open(log, "w") as out:
+                proc = subprocess.Popen([sys.executable, "-m", "jupyterhub", "-f", str(run / "jupyterhub_config.py")],
+                                        cwd=run, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                        stdin=subprocess.DEVNULL, start_new_session=True)
+            base = f"http://127.0.0.1:{port}/"
+            try:
+                wait_http(base + "hub/api/", 90, proc=proc,
+                          give_up=lambda: "ddress already in use" in log.read_text())
+                break
+            except AssertionError as e:
+                text = log.read_text()
+                stop_process(proc)
+                if "ddress already in use" in text and attempt < 2:
+                    continue
+                pytest.fail(f"{e}\n--- hub log (tail) ---\n{text[-6000:]}")
         yield base, Rest(base + "hub/api/", settings["service_token"]), proc
     finally:
-        stop_process(proc, timeout=30)
-        kill_marked(settings["mark"])
-        if request.session.testsfailed or os.environ.get("BENCHBOOK_SHOW_HUB_LOG"):
+        if proc is not None:
+            stop_process(proc, timeout=30)
+        kill_marked(mark)
+        if proc is not None and (request.session.testsfailed or os.environ.get("BENCHBOOK_SHOW_HUB_LOG")):
             sys.__stderr__.write(f"--- hub log (tail) ---\n{log.read_text()[-6000:]}\n")
 
 

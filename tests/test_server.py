@@ -31,24 +31,38 @@ def server(request, tmp_path_factory):
     module, app = SERVERS[request.param]
     pytest.importorskip(module, reason=f"Debian's {request.param} is not installed")
     token = secrets.token_hex(16)
-    port = free_port()
-    log = tmp_path_factory.mktemp(request.param) / "server.log"
-    cmd = [sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           f"--{app}.port_retries=0", f"--{app}.token={token}", f"--{app}.password=",
-           f"--{app}.root_dir={WORKDIR}" if app == "ServerApp" else f"--{app}.notebook_dir={WORKDIR}"]
-    if os.geteuid() == 0:
-        cmd.append("--allow-root")
-    with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                cwd=WORKDIR, start_new_session=True)
+    tmp = tmp_path_factory.mktemp(request.param)
+    proc = None
     try:
-        base = f"http://127.0.0.1:{port}/"
-        wait_http(base + "api/status", 60, proc=proc, headers={"Authorization": f"token {token}"})
+        # The port is chosen free, but another process on the machine may take
+        # it before the server binds it: then start again on another.
+        for attempt in range(3):
+            port = free_port()
+            log = tmp / f"server{attempt}.log"
+            cmd = [sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+                   f"--{app}.port_retries=0", f"--{app}.token={token}", f"--{app}.password=",
+                   f"--{app}.root_dir={WORKDIR}" if app == "ServerApp" else f"--{app}.notebook_dir={WORKDIR}"]
+            if os.geteuid() == 0:
+                cmd.append("--allow-root")
+            with open(log, "w") as out:
+                proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                        cwd=WORKDIR, start_new_session=True)
+            base = f"http://127.0.0.1:{port}/"
+            try:
+                wait_http(base + "api/status", 60, proc=proc, headers={"Authorization": f"token {token}"})
+                break
+            except AssertionError as e:
+                text = log.read_text()
+                stop_process(proc)
+                if f"port {port} is not available" in text and attempt < 2:
+                    continue
+                pytest.fail(f"{e}\n--- {request.param} log (tail) ---\n{text[-4000:]}")
         yield request.param, Rest(base, token), f"ws://127.0.0.1:{port}/"
     finally:
-        stop_process(proc)
-        if request.session.testsfailed:
-            sys.__stderr__.write(f"--- {request.param} log ---\n{log.read_text()[-4000:]}\n")
+        if proc is not None:
+            stop_process(proc)
+            if request.session.testsfailed:
+                sys.__stderr__.write(f"--- {request.param} log ---\n{log.read_text()[-4000:]}\n")
 
 
 @pytest.fixture
