@@ -4,8 +4,8 @@
 # Dockerfile, so that all of them set up the same way.
 #
 #   scripts/setup.sh          the toolchains and Debian's Jupyter stack
-#   scripts/setup.sh --browser   also Chromium and Node.js, for the HTML check and the
-#                                JavaScript save (JSON.parse, JSON.stringify) in the tests
+#   scripts/setup.sh --browser   also what the tests drive: Chromium, Node.js (the JavaScript
+#                                save: JSON.parse, JSON.stringify), jupyter-server, JupyterHub
 set -eu
 
 GO_VERSION=1.26.8   # the go line of go.mod
@@ -24,7 +24,11 @@ as_root() {
 pkgs="gcc libc6-dev binutils make ca-certificates curl unzip git
 python3 jupyter-client python3-jupyter-client jupyter-console python3-jupyter-kernel-test
 jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipykernel python3-pytest"
-[ "$browser" = yes ] && pkgs="$pkgs chromium nodejs"
+# The test setup: Chromium for the HTML check; Node.js for the JavaScript save; jupyter-server, JupyterHub (with
+# Debian's configurable-http-proxy) and python3-websocket for the server and hub
+# tests (tests/test_server.py, tests/test_hub.py); python3-yaml for test_binder.
+[ "$browser" = yes ] && pkgs="$pkgs chromium nodejs jupyter-server python3-jupyter-server python3-websocket
+jupyterhub node-configurable-http-proxy python3-yaml"
 
 missing=""
 for p in $pkgs; do
@@ -35,6 +39,11 @@ if [ -n "$missing" ]; then
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 	# shellcheck disable=SC2086
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	# Debian's jupyterhub package starts a hub on every interface, port
+	# 8000, where systemd runs: the tests start their own on 127.0.0.1.
+	case " $missing " in *" jupyterhub "*)
+		if [ -d /run/systemd/system ]; then as_root systemctl disable --now jupyterhub >/dev/null 2>&1 || true; fi ;;
+	esac
 fi
 
 # Go: the version go.mod names. Debian 12's golang-go is 1.19, too old, so
