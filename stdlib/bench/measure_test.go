@@ -84,3 +84,13 @@ func TestFreshProcessesRecordTheirLayout(t *testing.T) {
 		t.Errorf("protocol.aslr = %q", r.Protocol.ASLR)
 	}
 }
+
+// One measured variant has no pairs to compare: the result still holds an
+// empty list, which the schema requires, not null.
+func TestOneVariantHasAnEmptyComparisonList(t *testing.T) {
+	r := quickRun(t, seedKernel(t, "c"), "variants=sink")
+	if r.Comparisons == nil || len(r.Comparisons) != 0 {
+		t.Errorf("comparisons %#v", r.Comparisons)
+	}
+	checkResult(t, r)
+}

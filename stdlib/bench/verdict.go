@@ -96,7 +96,7 @@ func adjust(ps []float64, set func(i int, padj float64)) {
 // paired by round, the slower one over the faster one, with Holm's
 // adjustment over the pairs.
 func Comparisons(vs []Variant, p Protocol) []Comparison {
-	var out []Comparison
+	out := []Comparison{} // an empty list, never null: the schema wants an array
 	for i := 0; i < len(vs); i++ {
 		for j := i + 1; j < len(vs); j++ {
 			a, b := vs[i], vs[j]
