@@ -229,6 +229,10 @@ func checkSummaries(r *bench.Result) []string {
 			if s == nil {
 				continue
 			}
+			if s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {
+				problems = append(problems, fmt.Sprintf("variant %s series %s: samples_sha256 does not match the samples in their order: they were reordered or edited",
+					v.Name, name))
+			}
 			got := stats.Summarize(s.SamplesNS)
 			if field, ok := s.Summary.Equal(got, relTol); !ok {
 				problems = append(problems, fmt.Sprintf("variant %s series %s: %s is %s, the samples give %s",

@@ -78,6 +78,10 @@ func TestVerifyNamesWhatDoesNotMatch(t *testing.T) {
 		{"a checksum total changed", func(r *bench.Result) { r.Variant("checksum").Checksum.Got += 1 },
 			"variant checksum checksum: ok is true"},
 		{"the schema is broken", func(r *bench.Result) { r.Schema = "benchbook.result/0" }, "does not match result.schema.json"},
+		{"the first and last fresh samples swapped", func(r *bench.Result) {
+			s := r.Variant("sink").Series.Fresh.SamplesNS
+			s[0], s[len(s)-1] = s[len(s)-1], s[0]
+		}, "samples_sha256 does not match the samples in their order"},
 		{"a sample moved to another place in its round", func(r *bench.Result) {
 			p := r.Variant("sink").Series.Interleaved.Positions
 			p[0] = (p[0] + 1) % 4

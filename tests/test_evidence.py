@@ -155,8 +155,6 @@ def test_verify_catches_a_checksum_that_overflows(executed, tmp_path):
     assert res.returncode == 1 and "checksum: ok is true" in res.stdout, res.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="a fresh series carries no process index or start time to bind its order "
-                   "(wanted: series.fresh.process[] and start times in stdlib/bench)")
 def test_verify_catches_swapped_fresh_samples(executed, tmp_path):
     def change(nb):
         v = next(v for v in the_result(nb)["variants"] if v["series"].get("fresh"))

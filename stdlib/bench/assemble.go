@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -15,12 +18,27 @@ var ErrChecksum = errors.New("checksum mismatch")
 // totals are sums of float64 and the expected value is exact in the seed.
 const checksumTolerance = 1e-9
 
-// NewSamples summarises samples into a series.
+// NewSamples summarises samples into a series, with the digest of their
+// order.
 func NewSamples(ns []float64) *Samples {
 	if len(ns) == 0 {
 		return nil
 	}
-	return &Samples{SamplesNS: ns, Summary: stats.Summarize(ns)}
+	return &Samples{SamplesNS: ns, Summary: stats.Summarize(ns), SHA256: SamplesDigest(ns)}
+}
+
+// SamplesDigest binds samples to the order they were taken in: the hex
+// SHA-256 of each sample's shortest decimal form (strconv.FormatFloat
+// with 'g' and -1), each followed by a newline. A summary cannot see two
+// samples swapped; the digest can, so verify catches a series reordered by
+// hand.
+func SamplesDigest(ns []float64) string {
+	h := sha256.New()
+	for _, x := range ns {
+		h.Write(strconv.AppendFloat(nil, x, 'g', -1, 64))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // assemble turns what the processes measured into the result: series with

@@ -122,6 +122,9 @@ type Conditions struct {
 type Samples struct {
 	SamplesNS []float64     `json:"samples_ns"`
 	Summary   stats.Summary `json:"summary"`
+	// SHA256 is SamplesDigest of the samples: their order, which no summary
+	// sees, bound so that a reordering is caught.
+	SHA256 string `json:"samples_sha256,omitempty"`
 	// Positions, in an interleaved series, is where in its round each
 	// sample ran (0 first), as the random order of the round put it.
 	Positions []int `json:"positions,omitempty"`

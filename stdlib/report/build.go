@@ -107,6 +107,9 @@ func Build(k *harness.Kernel) map[string]any {
 	for _, v := range k.Variants {
 		h.WriteString(variantHTML(v))
 		fmt.Fprintf(&t, "\n%s (line %d): %s%s\n%s", v.Name, v.Line, verdict(v), v.Finding, v.Asm)
+		if v.BatchAsm != "" {
+			fmt.Fprintf(&t, "\n%s's batch loop: %s: %s\n%s", v.Name, batchVerdict(v), v.BatchFinding, v.BatchAsm)
+		}
 	}
 	h.WriteString(asmLegend)
 	h.WriteString("</div>")
@@ -168,7 +171,21 @@ func variantHTML(v harness.Variant) string {
 		b.WriteString("\n" + html.EscapeString(c))
 	}
 	b.WriteString("</pre></details>")
+	if v.BatchAsm != "" {
+		fmt.Fprintf(&b, `<details><summary>%s's batch loop (what its samples time when a pass is too short to time alone): <b>%s</b>%s</summary><pre style="font-family:monospace;font-size:12px;line-height:1.3;margin:4px 0 10px 0">%s</pre></details>`,
+			html.EscapeString(v.Name), batchVerdict(v), html.EscapeString(": "+v.BatchFinding), html.EscapeString(v.BatchAsm))
+	}
 	return b.String()
+}
+
+func batchVerdict(v harness.Variant) string {
+	switch {
+	case v.BatchDead:
+		return "dead"
+	case v.BatchHollow:
+		return "hollow"
+	}
+	return "live"
 }
 
 // asmHTML marks the clock reads, the timed region and the loops of f. The

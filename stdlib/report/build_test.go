@@ -29,9 +29,14 @@ func TestBuildBundle(t *testing.T) {
 		t.Errorf("build entry: %v", err)
 	}
 	html := b[display.MIMEHTML].(string)
-	sections := strings.Split(html, "<details")[1:]
+	sections := strings.Split(html, "<details open")[1:]
 	if len(sections) != 3 {
-		t.Fatalf("%d collapsible blocks, want one per variant", len(sections))
+		t.Fatalf("%d open blocks, want one per variant", len(sections))
+	}
+	// Each variant also shows its batch loop, closed: what a batched
+	// variant's samples time.
+	if n := strings.Count(html, "'s batch loop (what its samples time"); n != 3 {
+		t.Errorf("%d batch-loop blocks, want one per variant", n)
 	}
 	for i, name := range []string{"discarded", "sink", "checksum"} {
 		sec := sections[i]

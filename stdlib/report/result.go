@@ -73,7 +73,11 @@ func summaryTable(r *bench.Result) *table {
 			if s == nil {
 				continue
 			}
-			t.add(summaryRow(v.Name+" / "+strings.ReplaceAll(name, "_", "-"), s.Summary)...)
+			label := v.Name + " / " + strings.ReplaceAll(name, "_", "-")
+			if v.Batch > 1 && name != "cold" {
+				label += fmt.Sprintf(" (batch means of %d)", v.Batch)
+			}
+			t.add(summaryRow(label, s.Summary)...)
 		}
 	}
 	return t

@@ -73,6 +73,7 @@ func init() {
 		"ResultFile":            reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
 		"Run":                   reflect.ValueOf(bench.Run),
 		"RunFile":               reflect.ValueOf(constant.MakeFromLiteral("\"run.json\"", token.STRING, 0)),
+		"SamplesDigest":         reflect.ValueOf(bench.SamplesDigest),
 		"SchemaID":              reflect.ValueOf(constant.MakeFromLiteral("\"benchbook.result/1\"", token.STRING, 0)),
 		"Sentences":             reflect.ValueOf(bench.Sentences),
 		"SeriesNames":           reflect.ValueOf(&bench.SeriesNames).Elem(),
