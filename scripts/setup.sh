@@ -27,7 +27,7 @@ jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipy
 # The test setup: Chromium for the HTML check; Node.js for the JavaScript save; jupyter-server, JupyterHub (with
 # Debian's configurable-http-proxy) and python3-websocket for the server and hub
 # tests (tests/test_server.py, tests/test_hub.py); python3-yaml for test_binder.
-[ "$browser" = yes ] && pkgs="$pkgs chromium nodejs jupyter-server python3-jupyter-server python3-websocket
+[ "$browser" = yes ] && pkgs="$pkgs valgrind chromium nodejs jupyter-server python3-jupyter-server python3-websocket
 jupyterhub node-configurable-http-proxy python3-yaml"
 
 missing=""

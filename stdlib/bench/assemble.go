@@ -89,6 +89,13 @@ func (r *runner) assemble() {
 			}
 		}
 		v.Checksum = d.sums[name].judged()
+		if n, ok := d.counts[name]; ok {
+			v.Counts = &Counts{Tool: "callgrind", InstructionsPerPass: n}
+			if e := r.res.Protocol.Elements; e != nil && *e > 0 {
+				pe := float64(n) / float64(*e)
+				v.Counts.PerElement = &pe
+			}
+		}
 		res.Variants = append(res.Variants, v)
 	}
 	if d.aaIndex > 0 && d.aaIndex < len(d.inter) {

@@ -22,6 +22,7 @@ type baseRun struct {
 	inter         [][]float64
 	fresh         map[string]*freshRuns
 	sums          map[string]*Checksum
+	counts        map[string]int64
 	newFirst      []bool
 	pairOf        []int
 	freshNewFirst []bool
@@ -32,7 +33,7 @@ type baseRun struct {
 // round and each pair of fresh processes is drawn from a PCG seeded with
 // the run's order seed (stream 1), and recorded.
 func newBaseRun(k *harness.Kernel, seed uint64) *baseRun {
-	return &baseRun{k: k, fresh: map[string]*freshRuns{}, sums: map[string]*Checksum{},
+	return &baseRun{k: k, fresh: map[string]*freshRuns{}, sums: map[string]*Checksum{}, counts: map[string]int64{},
 		rng: rand.New(rand.NewPCG(seed, 1))}
 }
 
@@ -204,6 +205,12 @@ func (r *runner) assembleBaseline() {
 			continue
 		}
 		bl.Asm[name] = hv.Asm
+		if n, ok := b.counts[name]; ok {
+			if bl.Counts == nil {
+				bl.Counts = map[string]int64{}
+			}
+			bl.Counts[name] = n
+		}
 		same := AsmSame(hv.Asm, r.res.Variants[i].Asm)
 		add := func(series string, samples []float64) {
 			if len(samples) > 0 && r.res.Variants[i].Get(series) != nil {

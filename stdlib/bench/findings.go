@@ -24,6 +24,7 @@ const (
 	KindBaseline    = "baseline"
 	KindAutocorr    = "autocorrelation"
 	KindLayout      = "layout"
+	KindCounts      = "counts"
 )
 
 // Topics: what a sentence is about. The commentary makes one paragraph of
@@ -44,11 +45,12 @@ const (
 	TopicBaseline     = "baseline"
 	TopicAutocorr     = "autocorrelation"
 	TopicLayout       = "layout"
+	TopicCounts       = "counts"
 )
 
 // Topics lists the topics in the order Sentences writes them.
 var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison, TopicAutocorr,
-	TopicPlausibility, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+	TopicPlausibility, TopicCounts, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
 const (
@@ -106,7 +108,7 @@ func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
-		comparisonSentences, autocorrSentences, plausibilitySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
+		comparisonSentences, autocorrSentences, plausibilitySentences, countsSentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
 		spreadSentences, batchSentences, loadSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -93,4 +94,36 @@ func TestOneVariantHasAnEmptyComparisonList(t *testing.T) {
 		t.Errorf("comparisons %#v", r.Comparisons)
 	}
 	checkResult(t, r)
+}
+
+// counts gives each variant's instructions per pass under callgrind, the
+// same on two runs, and a dead variant far fewer than a live one.
+func TestCountsAreRepeatable(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("valgrind is not installed (scripts/setup.sh --browser installs it)")
+	}
+	k := seedKernel(t, "c")
+	var per [2]map[string]int64
+	for i := range per {
+		r := quickRun(t, k, "counts", "elements=1048576", "fresh=sink")
+		per[i] = map[string]int64{}
+		for _, v := range r.Variants {
+			if v.Counts == nil || v.Counts.InstructionsPerPass <= 0 {
+				t.Fatalf("run %d: %s has no counts: %+v", i, v.Name, v.Counts)
+			}
+			per[i][v.Name] = v.Counts.InstructionsPerPass
+		}
+		if !hasFinding(r, KindCounts, "sink") {
+			t.Errorf("no counts finding: %+v", r.Findings)
+		}
+	}
+	for v, n := range per[0] {
+		if per[1][v] != n {
+			t.Errorf("%s: %d instructions per pass, then %d", v, n, per[1][v])
+		}
+	}
+	// A float sum of 2^20 elements executes at least one add per element.
+	if per[0]["sink"] < 1<<20 || per[0]["discarded"]*100 > per[0]["sink"] {
+		t.Errorf("sink %d, discarded %d instructions per pass", per[0]["sink"], per[0]["discarded"])
+	}
 }

@@ -74,6 +74,9 @@ type Options struct {
 	// them, the kernel itself first (the session builds them).
 	Layouts       int
 	LayoutKernels []*harness.Kernel
+	// Counts runs each variant under valgrind's callgrind too and records
+	// its instructions per pass: the one figure the load does not move.
+	Counts bool
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -118,6 +121,7 @@ var keyHelp = map[string]string{
 	"cold":     "when the cold pass is timed: start (before setup, untouched memory) or after-setup (first use of set-up data, caches evicted)",
 	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",
 	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
+	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -152,6 +156,14 @@ func ParseOptions(args []string) (Options, error) {
 	for _, a := range args {
 		key, val, hasVal := strings.Cut(a, "=")
 		if key == "quick" {
+			continue
+		}
+		if key == "counts" { // a boolean key, like quick
+			on, err := parseBool(key, val, hasVal)
+			if err != nil {
+				return o, err
+			}
+			o.Counts = on
 			continue
 		}
 		if _, ok := keyHelp[key]; !ok {

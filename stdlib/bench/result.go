@@ -198,6 +198,8 @@ type Variant struct {
 	BatchFinding string    `json:"batch_finding,omitempty"`
 	Checksum     *Checksum `json:"checksum"`
 	Series       Series    `json:"series"`
+	// Counts, with counts, is what valgrind counted of the timed function.
+	Counts *Counts `json:"counts,omitempty"`
 }
 
 // Comparison is a over b in one series: the ratio of medians, the
@@ -269,6 +271,9 @@ type Baseline struct {
 	FreshNewFirst []bool `json:"fresh_new_first,omitempty"`
 	// Asm of the previous build, per variant name.
 	Asm map[string]string `json:"asm,omitempty"`
+	// Counts are the previous build's instructions per pass (counts),
+	// per variant name.
+	Counts map[string]int64 `json:"counts,omitempty"`
 	// Note says what could not be measured (a variant only one side has).
 	Note string `json:"note,omitempty"`
 }

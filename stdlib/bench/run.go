@@ -36,6 +36,7 @@ type runner struct {
 	base  *baseRun // the baseline measured in the same run, or nil
 	// layouts are the builds the fresh processes are spread over: the
 	// kernel first, then its alignment variants (layouts=K).
+	wrapper  []string // a tool the next processes run under, e.g. valgrind
 	layouts  []*harness.Kernel
 	pads     *mrand.Rand
 	stopLoad func()
@@ -48,6 +49,7 @@ type collected struct {
 	slots   []string    // interleaved slots; the last is the A/A copy
 	inter   [][]float64 // per slot, ns per pass, in round order
 	pos     [][]int     // per slot, its position in each round
+	counts  map[string]int64
 	batch   map[string]int64
 	inproc  map[string]*inProc
 	fresh   map[string]*freshRuns
@@ -99,6 +101,9 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		{"part 1: variants interleaved round robin", r.interleaved},
 		{"part 2: in-process series", r.inProcess},
 		{"part 2: fresh processes", r.freshProcesses},
+	}
+	if opt.Counts {
+		steps = append(steps, step{"instruction counts under valgrind", r.counts})
 	}
 	stopDuring, _ := r.startDuring()
 	runErr := r.startLoad(ctx)

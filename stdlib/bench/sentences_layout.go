@@ -89,3 +89,33 @@ func layoutText(name string, s *Samples) string {
 	return fmt.Sprintf("of the fresh spread of %s, %s lies between the %d code layouts (one-way analysis of log times, F = %.3g on %d and %d degrees of freedom, p = %.2g), %s; medians: %s",
 		name, FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", "))
 }
+
+// countsSentences give what callgrind counted: instructions per pass of
+// each variant and, with a baseline, whether the two builds execute the
+// same number.
+func countsSentences(f *facts) []Sentence {
+	r := f.r
+	var out []Sentence
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if v.Counts == nil {
+			continue
+		}
+		text := fmt.Sprintf("under callgrind, %s executes %d instructions per pass in its timed function", v.Name, v.Counts.InstructionsPerPass)
+		if v.Counts.PerElement != nil {
+			text += fmt.Sprintf(", %s per element", sig(*v.Counts.PerElement))
+		}
+		if bl := r.Baseline; bl != nil {
+			if prev, ok := bl.Counts[v.Name]; ok {
+				switch n := v.Counts.InstructionsPerPass; {
+				case prev == n:
+					text += "; the previous build executes exactly as many: an instruction count that did not change says the executed code did not change in amount, whatever the times say"
+				case prev > 0:
+					text += fmt.Sprintf("; the previous build executed %d (new/previous %s): a count does not move with the load, so this difference is the code's", prev, FormatRatio(float64(n)/float64(prev)))
+				}
+			}
+		}
+		out = append(out, one(TopicCounts, KindCounts, v.Name, text)...)
+	}
+	return out
+}
