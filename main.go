@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/benchbook/benchbook/cells"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -63,6 +65,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdVerify(rest, stdout)
 	case "compare":
 		return cmdCompare(rest, stdout)
+	case "glue-child": // hidden: the process glue cells run in (cells/gluechild)
+		if code := cells.ServeGlueChild(); code != 0 {
+			return exitCode(code)
+		}
+		return nil
 	case "version", "--version":
 		fmt.Fprintf(stdout, "benchbook %s\n", version)
 		return nil

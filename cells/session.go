@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/cells/gluechild"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/harness"
@@ -38,7 +39,7 @@ type Options struct {
 // cells built and the results of its %bench runs.
 type Session struct {
 	opt  Options
-	glue *glue.Session
+	glue *gluechild.Client // the glue interpreter, in a child process
 
 	mu      sync.Mutex
 	kernels map[string]*harness.Kernel
@@ -46,8 +47,6 @@ type Session struct {
 	// benched is the build each kernel name was last measured with: the
 	// baseline of its next %bench when the build changed.
 	benched map[string]*harness.Kernel
-	pub     display.Publisher
-	ctx     context.Context
 }
 
 // New starts a session.
@@ -64,7 +63,7 @@ func New(opt Options) (*Session, error) {
 	}
 	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
 		benched: map[string]*harness.Kernel{}}
-	g, err := glue.New(glue.Options{Exports: s.exports(), Preload: preload, Dir: opt.Dir, Render: render})
+	g, err := gluechild.Start(gluechild.Options{Dir: opt.Dir, Handle: s.handleGlue})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)
 	}
@@ -72,7 +71,7 @@ func New(opt Options) (*Session, error) {
 	return s, nil
 }
 
-// Close releases the interpreter.
+// Close ends the interpreter's process.
 func (s *Session) Close() {
 	if s.glue != nil {
 		s.glue.Close()
@@ -112,9 +111,6 @@ func firstLine(s string) string {
 // to pub while it runs; the returned bundle is its execute_result, if any.
 // A failure is an *Error; the session lives on either way.
 func (s *Session) Execute(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
-	s.mu.Lock()
-	s.pub, s.ctx = pub, ctx
-	s.mu.Unlock()
 	m, err := ParseMagic(code)
 	if err != nil {
 		me := err.(*MagicError)
@@ -209,16 +205,6 @@ func braceDepth(src string) int {
 		}
 	}
 	return depth
-}
-
-// current is the publisher and context of the running cell, for glue exports.
-func (s *Session) current() (display.Publisher, context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx == nil {
-		return s.pub, context.Background()
-	}
-	return s.pub, s.ctx
 }
 
 // kernel returns the kernel a cell built under name.
