@@ -117,3 +117,29 @@ func TestGlueStateAndDisplayAcrossTheProcess(t *testing.T) {
 		t.Fatalf("state across cells: %v %+v", res, e)
 	}
 }
+
+// A %bench result is bound in glue, its methods work there (the child
+// holds a copy), and the binding survives a crash of the glue process.
+func TestBenchResultInGlueAcrossACrash(t *testing.T) {
+	s := newSession(t)
+	_, _, e := execute(t, s, "Cell[1]", "%%c seed\n#define N (1 << 12)\nstatic float a[N];\nBENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = 1; }\n"+
+		"BENCH(discarded) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; }\nBENCH(sink) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }")
+	if e != nil {
+		t.Fatal(e)
+	}
+	if _, _, e := execute(t, s, "Cell[2]", "%bench seed"); e != nil {
+		t.Fatal(e)
+	}
+	_, res, e := execute(t, s, "Cell[3]", `seed.Ratio("sink", "discarded")`)
+	if text, _ := res[display.MIMEText].(string); e != nil || !strings.HasSuffix(text, ", true") {
+		t.Fatalf("seed.Ratio in glue: %v %+v", res, e)
+	}
+	_, _, e = execute(t, s, "Cell[4]", "time.AfterFunc(time.Millisecond, func() { panic(\"x\") })\ntime.Sleep(10 * time.Second)")
+	if e == nil || e.Name != "FatalError" {
+		t.Fatalf("want a FatalError, got %+v", e)
+	}
+	_, res, e = execute(t, s, "Cell[5]", `seed.Kernel.Name + " " + bench.Get("seed").Kernel.Name`)
+	if e != nil || res[display.MIMEText] != `"seed seed"` {
+		t.Fatalf("the bound result after the crash: %v %+v", res, e)
+	}
+}

@@ -37,6 +37,11 @@ type RunOptions struct {
 	Command string
 	// Now is the clock of the executed_at stamp; nil means time.Now.
 	Now func() time.Time
+	// Checkpoint, if set, is called with the notebook after every cell,
+	// failed or not (benchbook run writes the output file there), so that
+	// the outputs so far are on disk even if the process running the cells
+	// dies. Its error is reported on Progress and the run goes on.
+	Checkpoint func(nb *Notebook) error
 }
 
 // CellError is the error of Execute when a cell failed.
@@ -77,11 +82,23 @@ func Execute(ctx context.Context, nb *Notebook, eng Engine, opt RunOptions) erro
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run stopped before cell %d: %w", idx, err)
 		}
-		if ce := st.runCell(ctx, eng, idx, k+1, len(todo), opt.Progress); ce != nil && !opt.AllowErrors {
+		ce := st.runCell(ctx, eng, idx, k+1, len(todo), opt.Progress)
+		checkpoint(nb, opt)
+		if ce != nil && !opt.AllowErrors {
 			return ce
 		}
 	}
 	return ctx.Err()
+}
+
+// checkpoint hands the notebook as run so far to opt.Checkpoint.
+func checkpoint(nb *Notebook, opt RunOptions) {
+	if opt.Checkpoint == nil {
+		return
+	}
+	if err := opt.Checkpoint(nb); err != nil && opt.Progress != nil {
+		fmt.Fprintf(opt.Progress, "could not save the notebook so far: %v\n", err)
+	}
 }
 
 // runCell executes cell idx as the n-th of total, and returns its failure.
