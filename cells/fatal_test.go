@@ -2,6 +2,7 @@ package cells
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestFatalErrorsEndOnlyTheGlueProcess(t *testing.T) {
 			if e == nil || e.Name != "FatalError" || !strings.Contains(e.Value, c.says) {
 				t.Fatalf("want a FatalError naming %q, got %+v\n%s", c.says, e, strings.Join(e.Traceback, "\n"))
 			}
-			if took := time.Since(start); took > 15*time.Second {
+			if took := time.Since(start); took > 20*time.Second {
 				t.Errorf("the cell took %s to fail", took)
 			}
 			if tb := strings.Join(e.Traceback, "\n"); !strings.Contains(tb, "twice") || !strings.Contains(tb, "base") {
@@ -134,12 +135,29 @@ func TestBenchResultInGlueAcrossACrash(t *testing.T) {
 	if text, _ := res[display.MIMEText].(string); e != nil || !strings.HasSuffix(text, ", true") {
 		t.Fatalf("seed.Ratio in glue: %v %+v", res, e)
 	}
-	_, _, e = execute(t, s, "Cell[4]", "time.AfterFunc(time.Millisecond, func() { panic(\"x\") })\ntime.Sleep(10 * time.Second)")
+	if _, _, e := execute(t, s, "Cell[4]", `var again, againErr = bench.Run("seed")`); e != nil {
+		t.Fatal(e)
+	}
+	runs := countEntries(t, s.opt.ResultsDir)
+	_, _, e = execute(t, s, "Cell[5]", "time.AfterFunc(time.Millisecond, func() { panic(\"x\") })\ntime.Sleep(10 * time.Second)")
 	if e == nil || e.Name != "FatalError" {
 		t.Fatalf("want a FatalError, got %+v", e)
 	}
-	_, res, e = execute(t, s, "Cell[5]", `seed.Kernel.Name + " " + bench.Get("seed").Kernel.Name`)
+	_, res, e = execute(t, s, "Cell[6]", `seed.Kernel.Name + " " + again.Kernel.Name`)
 	if e != nil || res[display.MIMEText] != `"seed seed"` {
-		t.Fatalf("the bound result after the crash: %v %+v", res, e)
+		t.Fatalf("the bound results after the crash: %v %+v", res, e)
 	}
+	if n := countEntries(t, s.opt.ResultsDir); n != runs {
+		t.Errorf("the replay measured again: %d result entries, %d before", n, runs)
+	}
+}
+
+// countEntries counts the files and folders in dir.
+func countEntries(t *testing.T, dir string) int {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(es)
 }

@@ -92,8 +92,9 @@ func sortedKeys(m map[string]bool) []string {
 // Restore loads st into a fresh session (one that has run no cell) and
 // replays its imports and declarations into the interpreter: imports, types,
 // funcs, consts and vars (re-initialized from their declarations), never
-// statements. Names defined by statements (x := ...) are forgotten. It
-// returns what was restored, what failed and what was lost, for the user.
+// statements. Names defined by statements (x := ...) are forgotten; what
+// the initializers print is dropped. It returns what was restored, what
+// failed and what was lost, for the user.
 func (s *Session) Restore(st State) (restored, failed, lost []string) {
 	s.mu.Lock()
 	s.seq, s.dot = st.Seq, st.Dot
@@ -127,6 +128,8 @@ func (s *Session) Restore(st State) (restored, failed, lost []string) {
 	sort.Strings(funcs)
 	restored, failed = s.replay(m, history, funcs)
 	lost = s.forgetStatements(restored)
+	s.syncStreams()
+	s.out.drop() // what initializers printed was shown when their cells ran
 	return restored, failed, lost
 }
 

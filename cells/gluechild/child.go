@@ -18,6 +18,8 @@ import (
 // ErrInterrupted when the cell is interrupted while it waits.
 type Caller interface {
 	Call(method string, args, out any) error
+	// Replaying reports whether a session is being replayed.
+	Replaying() bool
 }
 
 // ErrInterrupted is the error of a Call that the cell's interrupt ended.
@@ -37,7 +39,17 @@ type child struct {
 	cancel context.CancelFunc
 	calls  map[int64]chan msg
 	nextID int64
+	replay bool       // a restore is running
 	evalMu sync.Mutex // one eval at a time
+}
+
+// Replaying reports whether the child is replaying a session (so that a
+// var initializer such as bench.Run can take the result the session has
+// instead of measuring again).
+func (c *child) Replaying() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.replay
 }
 
 // Serve is the child process: it reads requests from in and writes frames
@@ -88,10 +100,18 @@ func (c *child) restore(m msg) {
 	note := ""
 	if m.State != nil {
 		c.evalMu.Lock()
+		c.setReplay(true)
 		note = glue.RestoreNote(c.sess.Restore(*m.State))
+		c.setReplay(false)
 		c.evalMu.Unlock()
 	}
 	_ = c.w.send(msg{T: tReady, ID: m.ID, Note: note})
+}
+
+func (c *child) setReplay(on bool) {
+	c.mu.Lock()
+	c.replay = on
+	c.mu.Unlock()
 }
 
 // eval runs one cell and sends its outcome and the session's new state.

@@ -208,13 +208,39 @@ func (c *Client) ready(pub display.Publisher) (*proc, error) {
 }
 
 // restart starts a new child and replays the session's state into it.
+// When the replay itself kills the child or hangs, the session starts over
+// empty in another one, and the note says so.
 func (c *Client) restart() (*proc, string, error) {
-	p, err := startProc(c.opt, c.lim, c.opt.Handle)
-	if err != nil {
-		return nil, "", err
+	p, note, err := c.startWith(c.snapshot())
+	if err == nil || errors.Is(err, errStartFailed) {
+		return p, note, err
 	}
 	c.mu.Lock()
-	st := c.state
+	c.state = nil
+	c.mu.Unlock()
+	p, _, err2 := c.startWith(nil)
+	if err2 != nil {
+		return nil, "", err2
+	}
+	return p, "The session could not be replayed (" + err.Error() + "): the new process starts empty; re-run the cells you need.", nil
+}
+
+func (c *Client) snapshot() *glue.State {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state
+}
+
+// errStartFailed is a child that could not be started at all.
+var errStartFailed = errors.New("the Go glue process could not be started")
+
+// startWith starts a child and replays st (nil for none) into it.
+func (c *Client) startWith(st *glue.State) (*proc, string, error) {
+	p, err := startProc(c.opt, c.lim, c.opt.Handle)
+	if err != nil {
+		return nil, "", fmt.Errorf("%w: %v", errStartFailed, err)
+	}
+	c.mu.Lock()
 	c.p = p
 	c.mu.Unlock()
 	if st == nil {
@@ -231,10 +257,10 @@ func (c *Client) restart() (*proc, string, error) {
 	case m := <-ch:
 		return p, m.Note, nil
 	case <-p.exited:
-		return nil, "", fmt.Errorf("the new Go glue process died while replaying the session: %s", p.cause(c.lim))
+		return nil, "", fmt.Errorf("the new process died while replaying: %s", p.cause(c.lim))
 	case <-t.C:
 		p.kill()
-		return nil, "", fmt.Errorf("the new Go glue process did not replay the session within %s", readyLimit)
+		return nil, "", fmt.Errorf("the replay did not end within %s", readyLimit)
 	}
 }
 

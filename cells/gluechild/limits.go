@@ -33,11 +33,14 @@ const (
 
 const (
 	maxDefaultMemory = 4 << 30
-	defaultStack     = 256 << 20
+	defaultStack     = 64 << 20
 )
 
 // LimitsFromEnv reads the limits from the environment: by default the
-// smaller of 4 GiB and half the machine's memory, and a 256 MiB stack.
+// smaller of 4 GiB and half the machine's memory, and a 64 MiB stack
+// (about 100,000 levels of interpreted recursion; a runaway one ends in
+// seconds, where Go's default of 1 GiB takes long and scans a huge stack at
+// every collection).
 func LimitsFromEnv() (Limits, error) {
 	l := Limits{Memory: defaultMemory(), Stack: defaultStack}
 	for _, v := range []struct {
