@@ -3,6 +3,14 @@
 // protocol (%bench, stdlib/bench), or plain Go glue interpreted by yaegi
 // (cells/glue). A Session executes cells one after another and publishes
 // their outputs through a display.Publisher; it knows nothing of sockets.
+//
+// The glue interpreter runs in a child process (cells/gluechild, the
+// hidden command benchbook glue-child), so that a fatal error of the Go
+// runtime in a glue cell (stack overflow, concurrent map writes, out of
+// memory, a panic in a time.AfterFunc callback) fails that cell instead of
+// the kernel; a new child gets the session's imports and declarations
+// back. Kernels and results stay in this process: the child's bench.Run,
+// bench.Get and bench.Kernels call back here.
 package cells
 
 import (

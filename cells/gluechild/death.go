@@ -113,7 +113,10 @@ func cause(lines []string, st *os.ProcessState, lim Limits) string {
 	}
 	for _, l := range lines {
 		if strings.HasPrefix(l, "panic: ") {
-			return strings.TrimSuffix(l, " [recovered]") + " (in a goroutine the interpreter could not guard, e.g. a time.AfterFunc callback)"
+			if i := strings.Index(l, " [recovered"); i > 0 {
+				l = l[:i]
+			}
+			return l + " (in a goroutine the interpreter could not guard, e.g. a time.AfterFunc callback)"
 		}
 	}
 	if st != nil {

@@ -1,0 +1,79 @@
+package gluechild
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// TestMain lets this test binary be the child: a plain glue session.
+func TestMain(m *testing.M) {
+	ServeIfChild(func(Caller) (*glue.Session, error) { return glue.New(glue.Options{}) })
+	os.Exit(m.Run())
+}
+
+// texts is a Publisher that keeps the streamed text.
+type texts struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (p *texts) Stream(_, text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.b.WriteString(text)
+}
+func (p *texts) Display(display.Bundle, bool) {}
+func (p *texts) Clear(bool)                   {}
+
+func eval(t *testing.T, c *Client, label, code string) (string, *glue.Error) {
+	t.Helper()
+	res, err := c.Eval(context.Background(), label, code, &texts{})
+	if err != nil {
+		ge, ok := err.(*glue.Error)
+		if !ok {
+			t.Fatalf("%s: %v is not a *glue.Error", label, err)
+		}
+		return "", ge
+	}
+	s, _ := res[display.MIMEText].(string)
+	return s, nil
+}
+
+// The Client serves a session from its child: cells, completion,
+// is_complete; after the child dies the declarations are back; a closed
+// Client says so.
+func TestClientAcrossADeath(t *testing.T) {
+	c, err := Start(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, e := eval(t, c, "Cell[1]", "x := 1\nvar y = 2\nx + y"); e != nil || got != "3" {
+		t.Fatalf("got %q, %v", got, e)
+	}
+	if m, _, _ := c.Complete("fm", 2); len(m) == 0 || m[0] != "fmt" {
+		t.Errorf("completions %v", m)
+	}
+	if st, _ := c.IsComplete("func f() {"); st != "incomplete" {
+		t.Errorf("is_complete %q", st)
+	}
+	_, e := eval(t, c, "Cell[2]", "m := map[int]int{}\nfor g := 0; g < 4; g++ {\n\tgo func() {\n\t\tfor i := 0; ; i++ {\n\t\t\tm[i%8] = i\n\t\t}\n\t}()\n}\ntime.Sleep(20 * time.Second)")
+	if e == nil || e.Name != ErrFatal || !strings.Contains(e.Value, "concurrent map writes") {
+		t.Fatalf("want a FatalError, got %+v", e)
+	}
+	if tb := strings.Join(e.Traceback, "\n"); !strings.Contains(tb, "Not restored (defined by statements; re-run their cells): x (Cell[1])") {
+		t.Errorf("the traceback does not name what was lost:\n%s", tb)
+	}
+	if got, e := eval(t, c, "Cell[3]", "y * 21"); e != nil || got != "42" {
+		t.Fatalf("after the death: %q, %v", got, e)
+	}
+	c.Close()
+	if _, e := eval(t, c, "Cell[4]", "y"); e == nil || e.Name != glue.ErrSession {
+		t.Errorf("a closed client ran a cell: %+v", e)
+	}
+}
