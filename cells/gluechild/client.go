@@ -33,14 +33,18 @@ type Options struct {
 	Limits Limits
 	// Handle answers the child's calls.
 	Handle Handler
+	// InterruptGrace is how long an interrupted cell may take to stop
+	// before its child is killed; 0 means 1.5 s, which leaves the child
+	// the time to give up a stuck interpreter itself (cells/glue waits
+	// 750 ms) and the cell an answer within 2 s.
+	InterruptGrace time.Duration
 }
 
 // ErrFatal names the error of a cell during which the child died.
 const ErrFatal = "FatalError"
 
 const (
-	// interruptGrace is how long an interrupted cell may take to stop
-	// before its child is killed (the child's own grace is shorter).
+	// interruptGrace is the default of Options.InterruptGrace.
 	interruptGrace = 1500 * time.Millisecond
 	// readyLimit bounds the replay in a new child.
 	readyLimit = 30 * time.Second
@@ -86,6 +90,9 @@ func Start(opt Options) (*Client, error) {
 	}
 	if opt.Limits.Stack > 0 {
 		lim.Stack = opt.Limits.Stack
+	}
+	if opt.InterruptGrace <= 0 {
+		opt.InterruptGrace = interruptGrace
 	}
 	c := &Client{opt: opt, lim: lim}
 	p, err := startProc(opt, lim, opt.Handle)
@@ -152,7 +159,7 @@ func (c *Client) Eval(ctx context.Context, label, code string, pub display.Publi
 	case <-ctx.Done():
 	}
 	_ = p.w.send(msg{T: tInterrupt, ID: id})
-	t := time.NewTimer(interruptGrace)
+	t := time.NewTimer(c.opt.InterruptGrace)
 	defer t.Stop()
 	select {
 	case m := <-done:
@@ -162,7 +169,7 @@ func (c *Client) Eval(ctx context.Context, label, code string, pub display.Publi
 	case <-t.C:
 		p.kill()
 		<-p.exited
-		return nil, c.died(p, label, fmt.Sprintf("the cell did not stop within %s of the interrupt, so the Go glue process was killed", interruptGrace))
+		return nil, c.died(p, label, fmt.Sprintf("the cell did not stop within %s of the interrupt, so the Go glue process was killed", c.opt.InterruptGrace))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -75,5 +76,33 @@ func TestClientAcrossADeath(t *testing.T) {
 	c.Close()
 	if _, e := eval(t, c, "Cell[4]", "y"); e == nil || e.Name != glue.ErrSession {
 		t.Errorf("a closed client ran a cell: %+v", e)
+	}
+}
+
+// A cell that does not stop within the grace after an interrupt (here one
+// blocked on a lock, which the child gives up after 750 ms, past a grace
+// of 200 ms) kills its child: the error says so, and the session is back.
+func TestInterruptKillsAChildThatDoesNotStop(t *testing.T) {
+	c, err := Start(Options{Dir: t.TempDir(), InterruptGrace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, e := eval(t, c, "Cell[1]", "func half(x int) int { return x / 2 }"); e != nil {
+		t.Fatal(e)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = c.Eval(ctx, "Cell[2]", "var mu sync.Mutex\nmu.Lock()\nmu.Lock()", &texts{})
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("the interrupted cell answered after %s", took)
+	}
+	e, ok := err.(*glue.Error)
+	if !ok || e.Name != glue.ErrInterrupted || !strings.Contains(e.Value, "was killed") {
+		t.Fatalf("want an Interrupted error that says the process was killed, got %v", err)
+	}
+	if got, e := eval(t, c, "Cell[3]", "half(84)"); e != nil || got != "42" {
+		t.Fatalf("after the kill: %q, %v", got, e)
 	}
 }
