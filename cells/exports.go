@@ -71,20 +71,20 @@ type runArgs struct {
 // ServeGlueChild is the glue child process (the hidden command benchbook
 // glue-child): a glue session whose bench calls reach the parent. It
 // returns the exit status.
-func ServeGlueChild() int { return gluechild.Main(newChildSession) }
+func ServeGlueChild() int { return gluechild.Main(childOptions) }
 
 // ServeGlueChildIfAsked serves and exits when this process was started as
 // a glue child; test binaries that make Sessions call it from TestMain.
-func ServeGlueChildIfAsked() { gluechild.ServeIfChild(newChildSession) }
+func ServeGlueChildIfAsked() { gluechild.ServeIfChild(childOptions) }
 
-// newChildSession is the child's glue session, in the working directory
-// the parent gave it.
-func newChildSession(call gluechild.Caller) (*glue.Session, error) {
+// childOptions are the options of the child's glue session, in the working
+// directory the parent gave it.
+func childOptions(call gluechild.Caller) (glue.Options, error) {
 	dir, err := os.Getwd()
 	if err != nil {
-		return nil, err
+		return glue.Options{}, err
 	}
-	return glue.New(glue.Options{Exports: exports(remoteBench(call)), Preload: preload, Dir: dir, Render: render})
+	return glue.Options{Exports: exports(remoteBench(call)), Preload: preload, Dir: dir, Render: render}, nil
 }
 
 // remoteBench is the child's bench API: each call asks the parent.

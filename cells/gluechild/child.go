@@ -25,8 +25,9 @@ type Caller interface {
 // ErrInterrupted is the error of a Call that the cell's interrupt ended.
 var ErrInterrupted = errors.New("interrupted")
 
-// NewSession makes the child's glue session; call reaches the parent.
-type NewSession func(call Caller) (*glue.Session, error)
+// SessionOptions are the options of the child's glue session; call
+// reaches the parent. Serve sets OnDeclare.
+type SessionOptions func(call Caller) (glue.Options, error)
 
 // child is the child's side of the protocol.
 type child struct {
@@ -54,9 +55,14 @@ func (c *child) Replaying() bool {
 
 // Serve is the child process: it reads requests from in and writes frames
 // to out until in ends.
-func Serve(in io.Reader, out io.Writer, newSession NewSession) error {
+func Serve(in io.Reader, out io.Writer, options SessionOptions) error {
 	c := &child{w: newWriter(out), calls: map[int64]chan msg{}}
-	sess, err := newSession(c)
+	opt, err := options(c)
+	if err != nil {
+		return err
+	}
+	opt.OnDeclare = c.declared
+	sess, err := glue.New(opt)
 	if err != nil {
 		return err
 	}
@@ -93,6 +99,16 @@ func (c *child) dispatch(m msg) {
 	case tComplete, tInspect, tIsComplete:
 		go c.query(m)
 	}
+}
+
+// declared sends the session's state while a cell runs, after each import
+// or declaration, so that the parent has it if the cell kills the child.
+func (c *child) declared() {
+	c.mu.Lock()
+	id := c.evalID
+	c.mu.Unlock()
+	st := c.sess.State()
+	_ = c.w.send(msg{T: tState, ID: id, State: &st})
 }
 
 // restore replays a state into the fresh session and says what it did.

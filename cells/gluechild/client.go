@@ -95,7 +95,7 @@ func Start(opt Options) (*Client, error) {
 		opt.InterruptGrace = interruptGrace
 	}
 	c := &Client{opt: opt, lim: lim}
-	p, err := startProc(opt, lim, opt.Handle)
+	p, err := startProc(opt, lim, opt.Handle, c.setState)
 	if err != nil {
 		return nil, err
 	}
@@ -173,12 +173,17 @@ func (c *Client) Eval(ctx context.Context, label, code string, pub display.Publi
 	}
 }
 
+// setState keeps the child's latest state, for the next child.
+func (c *Client) setState(st *glue.State) {
+	c.mu.Lock()
+	c.state = st
+	c.mu.Unlock()
+}
+
 // finish takes the outcome of an eval.
 func (c *Client) finish(m msg, pub display.Publisher) (map[string]any, error) {
 	if m.State != nil {
-		c.mu.Lock()
-		c.state = m.State
-		c.mu.Unlock()
+		c.setState(m.State)
 	}
 	if m.Note != "" {
 		pub.Stream("stderr", m.Note+"\n")
@@ -243,7 +248,7 @@ var errStartFailed = errors.New("the Go glue process could not be started")
 
 // startWith starts a child and replays st (nil for none) into it.
 func (c *Client) startWith(st *glue.State) (*proc, string, error) {
-	p, err := startProc(c.opt, c.lim, c.opt.Handle)
+	p, err := startProc(c.opt, c.lim, c.opt.Handle, c.setState)
 	if err != nil {
 		return nil, "", fmt.Errorf("%w: %v", errStartFailed, err)
 	}

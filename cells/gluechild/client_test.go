@@ -14,7 +14,7 @@ import (
 
 // TestMain lets this test binary be the child: a plain glue session.
 func TestMain(m *testing.M) {
-	ServeIfChild(func(Caller) (*glue.Session, error) { return glue.New(glue.Options{}) })
+	ServeIfChild(func(Caller) (glue.Options, error) { return glue.Options{}, nil })
 	os.Exit(m.Run())
 }
 
@@ -104,5 +104,22 @@ func TestInterruptKillsAChildThatDoesNotStop(t *testing.T) {
 	}
 	if got, e := eval(t, c, "Cell[3]", "half(84)"); e != nil || got != "42" {
 		t.Fatalf("after the kill: %q, %v", got, e)
+	}
+}
+
+// What a cell declared before it killed its child is replayed too.
+func TestDeclarationsOfTheDyingCellAreKept(t *testing.T) {
+	c, err := Start(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, e := eval(t, c, "Cell[1]", "func helper() int { return 7 }\nvar seven = helper()\n"+
+		"time.AfterFunc(time.Millisecond, func() { panic(\"late\") })\ntime.Sleep(20 * time.Second)")
+	if e == nil || e.Name != ErrFatal || !strings.Contains(e.Value, "panic: late") {
+		t.Fatalf("want a FatalError, got %+v", e)
+	}
+	if got, e := eval(t, c, "Cell[2]", "helper() + seven"); e != nil || got != "14" {
+		t.Fatalf("after the death: %q, %v", got, e)
 	}
 }

@@ -18,7 +18,7 @@ const (
 
 // Main is the child process (benchbook glue-child): it applies the limits
 // and serves the protocol on fds 3 and 4. It returns the exit status.
-func Main(newSession NewSession) int {
+func Main(options SessionOptions) int {
 	_ = os.Unsetenv(EnvChild)
 	l, err := LimitsFromEnv()
 	if err != nil {
@@ -29,7 +29,7 @@ func Main(newSession NewSession) int {
 		fmt.Fprintln(os.Stderr, "benchbook glue-child: warning:", err)
 	}
 	in, out := os.NewFile(fdIn, "glue-in"), os.NewFile(fdOut, "glue-out")
-	if err := Serve(in, out, newSession); err != nil {
+	if err := Serve(in, out, options); err != nil {
 		fmt.Fprintln(os.Stderr, "benchbook glue-child (started by benchbook itself, with its pipes on fds 3 and 4):", err)
 		return 1
 	}
@@ -38,8 +38,8 @@ func Main(newSession NewSession) int {
 
 // ServeIfChild runs Main and exits when this process was started as a glue
 // child (for test binaries, from TestMain); otherwise it returns.
-func ServeIfChild(newSession NewSession) {
+func ServeIfChild(options SessionOptions) {
 	if os.Getenv(EnvChild) == "1" {
-		os.Exit(Main(newSession))
+		os.Exit(Main(options))
 	}
 }

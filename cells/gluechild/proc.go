@@ -12,17 +12,19 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
 // proc is one child process and the parent's end of its pipes.
 type proc struct {
-	cmd    *exec.Cmd
-	w      *writer
-	toKid  *os.File
-	errs   *stderrLog
-	exited chan struct{} // closed once the child is gone and reaped
-	state  *os.ProcessState
+	cmd     *exec.Cmd
+	w       *writer
+	toKid   *os.File
+	errs    *stderrLog
+	onState func(*glue.State) // the state a running cell declared so far
+	exited  chan struct{}     // closed once the child is gone and reaped
+	state   *os.ProcessState
 
 	mu      sync.Mutex
 	waiters map[int64]chan msg // hello (id 0), ready, done and reply frames
@@ -39,7 +41,7 @@ type running struct {
 const helloLimit = 30 * time.Second
 
 // startProc starts a child and waits for its hello.
-func startProc(opt Options, lim Limits, handle Handler) (*proc, error) {
+func startProc(opt Options, lim Limits, handle Handler, onState func(*glue.State)) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("gluechild: %w", err)
@@ -68,7 +70,7 @@ func startProc(opt Options, lim Limits, handle Handler) (*proc, error) {
 		outR.Close()
 		return nil, fmt.Errorf("gluechild: starting %s: %w", opt.Command[0], err)
 	}
-	p := &proc{cmd: cmd, w: newWriter(inW), toKid: inW, errs: newStderrLog(stderr),
+	p := &proc{cmd: cmd, w: newWriter(inW), toKid: inW, errs: newStderrLog(stderr), onState: onState,
 		exited: make(chan struct{}), waiters: map[int64]chan msg{}, evals: map[int64]*running{}}
 	hello := p.expect(0)
 	go p.readLoop(outR, handle)
@@ -115,6 +117,10 @@ func (p *proc) route(m msg, handle Handler) {
 	case tStream, tDisplay, tClear:
 		if ev := p.eval(m.ID); ev != nil {
 			publish(ev.pub, m)
+		}
+	case tState:
+		if m.State != nil {
+			p.onState(m.State)
 		}
 	case tCall:
 		go p.call(m, handle)

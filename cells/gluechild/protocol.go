@@ -11,6 +11,7 @@
 //	                 ret{id,value,fail}           (answer to a call)
 //	child -> parent: hello  ready{note}
 //	                 stream{id,name,text}  display{id,bundle,update}  clear{id,wait}
+//	                 state{id,state}              (after each declaration)
 //	                 done{id,result,err,state}    (the end of an eval)
 //	                 call{id,eval,name,args}      (bench.Get and friends)
 //	                 reply{id,...}                (answer to complete etc.)
@@ -76,6 +77,7 @@ const (
 	tDisplay    = "display"
 	tClear      = "clear"
 	tDone       = "done"
+	tState      = "state"
 	tCall       = "call"
 	tReply      = "reply"
 )
