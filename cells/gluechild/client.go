@@ -34,9 +34,10 @@ type Options struct {
 	// Handle answers the child's calls.
 	Handle Handler
 	// InterruptGrace is how long an interrupted cell may take to stop
-	// before its child is killed; 0 means 1.5 s, which leaves the child
+	// before its child is killed; 0 means 1.2 s, which leaves the child
 	// the time to give up a stuck interpreter itself (cells/glue waits
-	// 750 ms) and the cell an answer within 2 s.
+	// 750 ms) and, with the new child started (about 0.2 s) and the session
+	// replayed, the cell an answer within 2 s.
 	InterruptGrace time.Duration
 }
 
@@ -45,7 +46,7 @@ const ErrFatal = "FatalError"
 
 const (
 	// interruptGrace is the default of Options.InterruptGrace.
-	interruptGrace = 1500 * time.Millisecond
+	interruptGrace = 1200 * time.Millisecond
 	// readyLimit bounds the replay in a new child.
 	readyLimit = 30 * time.Second
 	// queryLimit bounds complete, inspect and is_complete.
