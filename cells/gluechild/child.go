@@ -39,6 +39,7 @@ type child struct {
 	evalCx context.Context
 	cancel context.CancelFunc
 	calls  map[int64]chan msg
+	early  map[int64]bool // interrupts that came before their eval started
 	nextID int64
 	replay bool       // a restore is running
 	evalMu sync.Mutex // one eval at a time
@@ -56,7 +57,7 @@ func (c *child) Replaying() bool {
 // Serve is the child process: it reads requests from in and writes frames
 // to out until in ends.
 func Serve(in io.Reader, out io.Writer, options SessionOptions) error {
-	c := &child{w: newWriter(out), calls: map[int64]chan msg{}}
+	c := &child{w: newWriter(out), calls: map[int64]chan msg{}, early: map[int64]bool{}}
 	opt, err := options(c)
 	if err != nil {
 		return err
@@ -137,6 +138,10 @@ func (c *child) eval(m msg) {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
 	c.evalID, c.evalCx, c.cancel = m.ID, ctx, cancel
+	if c.early[m.ID] {
+		delete(c.early, m.ID)
+		cancel()
+	}
 	c.mu.Unlock()
 	res, err := c.sess.Eval(ctx, m.Label, m.Code, &pub{c: c, id: m.ID})
 	c.mu.Lock()
@@ -161,13 +166,16 @@ func asGlueError(err error) *glue.Error {
 	return &glue.Error{Name: glue.ErrSession, Value: err.Error(), Traceback: []string{err.Error()}}
 }
 
-// interrupt cancels the eval id, if it is the one running.
+// interrupt cancels the eval id; if it has not started yet (its goroutine
+// waits), it is cancelled as it starts.
 func (c *child) interrupt(id int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.evalID == id && c.cancel != nil {
 		c.cancel()
+		return
 	}
+	c.early[id] = true
 }
 
 // query answers complete, inspect and is_complete.

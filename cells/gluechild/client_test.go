@@ -123,3 +123,22 @@ func TestDeclarationsOfTheDyingCellAreKept(t *testing.T) {
 		t.Fatalf("after the death: %q, %v", got, e)
 	}
 }
+
+// An interrupt that reaches the child before its eval has started still
+// stops it: the child is not killed for it.
+func TestEarlyInterrupt(t *testing.T) {
+	c, err := Start(Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for i := 0; i < 5; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		_, err := c.Eval(ctx, "Cell[1]", "for {\n}", &texts{})
+		e, ok := err.(*glue.Error)
+		if !ok || e.Name != glue.ErrInterrupted || strings.Contains(e.Value, "killed") {
+			t.Fatalf("want a plain Interrupted error, got %v", err)
+		}
+	}
+}
