@@ -135,7 +135,8 @@ func (c *Client) live() *proc {
 // Eval runs one cell in the child (see glue.Session.Eval). When the child
 // dies during the cell, the error names the cause (ErrFatal) and a new
 // child has the session's imports and declarations back; an interrupt that
-// the child does not honour within interruptGrace kills it likewise.
+// the child does not honour within Options.InterruptGrace kills it
+// likewise.
 func (c *Client) Eval(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
 	c.evalMu.Lock()
 	defer c.evalMu.Unlock()
@@ -254,8 +255,15 @@ func (c *Client) startWith(st *glue.State) (*proc, string, error) {
 		return nil, "", fmt.Errorf("%w: %v", errStartFailed, err)
 	}
 	c.mu.Lock()
-	c.p = p
+	closed := c.closed
+	if !closed {
+		c.p = p
+	}
 	c.mu.Unlock()
+	if closed {
+		p.stop(time.Second)
+		return nil, "", fmt.Errorf("%w: the session is closed", errStartFailed)
+	}
 	if st == nil {
 		return p, glue.RestoreNote(nil, nil, nil), nil
 	}
@@ -351,26 +359,23 @@ type serialPub struct {
 	pub display.Publisher
 }
 
+// Stream implements display.Publisher.
 func (s *serialPub) Stream(name, text string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pub.Stream(name, text)
 }
 
+// Display implements display.Publisher.
 func (s *serialPub) Display(b display.Bundle, update bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pub.Display(b, update)
 }
 
+// Clear implements display.Publisher.
 func (s *serialPub) Clear(wait bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pub.Clear(wait)
-}
-
-// marshal encodes a handler's value.
-func marshal(v any) (json.RawMessage, error) {
-	b, err := json.Marshal(v)
-	return b, err
 }

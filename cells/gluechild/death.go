@@ -57,7 +57,7 @@ func (l *stderrLog) add(line string) {
 
 // isCause reports a line in which the Go runtime names why it dies.
 func isCause(line string) bool {
-	for _, p := range []string{"fatal error: ", "panic: ", "runtime: ", "runtime/cgo: ", "SIG"} {
+	for _, p := range []string{"fatal error: ", "panic: ", "runtime: ", "runtime/cgo: ", "SIG", "=="} {
 		if strings.HasPrefix(line, p) {
 			return true
 		}
@@ -105,9 +105,10 @@ func cause(lines []string, st *os.ProcessState, lim Limits) string {
 		}
 	}
 	for _, l := range lines {
-		if strings.Contains(l, "pthread_create failed") {
-			// Under RLIMIT_DATA a new thread's stack is memory like any other.
-			return fmt.Sprintf("out of memory: a new thread could not get its stack (%s) (the glue process's limit is %s; set %s to change it)",
+		// Under RLIMIT_DATA a new thread's stack is memory like any other;
+		// so is the shadow memory of the race detector (errno 12, ENOMEM).
+		if strings.Contains(l, "pthread_create failed") || strings.Contains(l, "(errno: 12)") {
+			return fmt.Sprintf("out of memory (%s) (the glue process's limit is %s; set %s to change it)",
 				l, formatSize(lim.Memory), EnvMemory)
 		}
 	}

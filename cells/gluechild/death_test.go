@@ -22,6 +22,8 @@ func TestCause(t *testing.T) {
 			[]string{"out of memory", "1 GiB", EnvMemory}},
 		{"a thread without a stack", []string{"runtime/cgo: pthread_create failed: Resource temporarily unavailable", "SIGABRT: abort"},
 			[]string{"out of memory", "pthread_create", EnvMemory}},
+		{"the race detector's memory", []string{"==8744==ERROR: ThreadSanitizer failed to allocate 0x8000000 (134217728) bytes at address 218008000000 (errno: 12)"},
+			[]string{"out of memory", "ThreadSanitizer", EnvMemory}},
 		{"a panic the interpreter did not guard", []string{"panic: boom [recovered, repanicked]"},
 			[]string{"panic: boom (", "time.AfterFunc"}},
 	}

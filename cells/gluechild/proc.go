@@ -2,6 +2,7 @@ package gluechild
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -158,7 +159,7 @@ func (p *proc) call(m msg, handle Handler) {
 		}
 		if v != nil {
 			var mErr error
-			if ret.Value, mErr = marshal(v); mErr != nil && ret.Fail == "" {
+			if ret.Value, mErr = json.Marshal(v); mErr != nil && ret.Fail == "" {
 				ret.Fail = mErr.Error()
 			}
 		}
