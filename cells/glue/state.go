@@ -80,6 +80,7 @@ func (s *Session) State() State {
 	return st
 }
 
+// sortedKeys lists the keys of m in order.
 func sortedKeys(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {

@@ -125,6 +125,7 @@ func (c *child) restore(m msg) {
 	_ = c.w.send(msg{T: tReady, ID: m.ID, Note: note})
 }
 
+// setReplay marks a restore as running or over.
 func (c *child) setReplay(on bool) {
 	c.mu.Lock()
 	c.replay = on
@@ -158,6 +159,7 @@ func (c *child) eval(m msg) {
 	_ = c.w.send(out)
 }
 
+// asGlueError is err as the cell error the parent shows.
 func asGlueError(err error) *glue.Error {
 	var ge *glue.Error
 	if errors.As(err, &ge) {

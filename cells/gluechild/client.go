@@ -115,6 +115,7 @@ func (c *Client) Close() {
 	}
 }
 
+// id is a fresh request id.
 func (c *Client) id() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -239,6 +240,7 @@ func (c *Client) restart() (*proc, string, error) {
 	return p, "The session could not be replayed (" + err.Error() + "): the new process starts empty; re-run the cells you need.", nil
 }
 
+// snapshot is the latest state the child sent.
 func (c *Client) snapshot() *glue.State {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -305,6 +307,7 @@ func (c *Client) died(p *proc, label, why string) *glue.Error {
 	return &glue.Error{Name: name, Value: value, Traceback: splitLines(tb)}
 }
 
+// splitLines makes one traceback line of each line of tb.
 func splitLines(tb []string) []string {
 	var out []string
 	for _, t := range tb {

@@ -26,6 +26,7 @@ const (
 	maxTail   = 40
 )
 
+// newStderrLog reads the child's stderr r until it closes.
 func newStderrLog(r io.Reader) *stderrLog {
 	l := &stderrLog{done: make(chan struct{})}
 	go l.read(r)
@@ -43,6 +44,7 @@ func (l *stderrLog) read(r io.Reader) {
 	_, _ = io.Copy(io.Discard, r)
 }
 
+// add keeps a line: among the causes if it names one, and in the tail.
 func (l *stderrLog) add(line string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -196,12 +196,14 @@ func (p *proc) await(ch chan msg, id int64, limit time.Duration) (msg, error) {
 	}
 }
 
+// eval is the eval id in progress, or nil.
 func (p *proc) eval(id int64) *running {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.evals[id]
 }
 
+// setEval records the eval id in progress (nil: it ended).
 func (p *proc) setEval(id int64, ev *running) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

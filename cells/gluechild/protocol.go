@@ -91,6 +91,7 @@ type writer struct {
 	enc *json.Encoder
 }
 
+// newWriter sends frames on w.
 func newWriter(w io.Writer) *writer { return &writer{enc: json.NewEncoder(w)} }
 
 // send writes one frame.
@@ -109,6 +110,7 @@ type reader struct {
 	sc *bufio.Scanner
 }
 
+// newReader reads frames from r.
 func newReader(r io.Reader) *reader {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxLine)
