@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/ipynb"
@@ -14,8 +16,16 @@ import (
 
 // TestMain lets this test binary be the glue child process of the
 // sessions that benchbook run makes.
+// With BENCHBOOK_TEST_AS_MAIN=1 it is benchbook itself, for tests that
+// need the command in a process of its own.
 func TestMain(m *testing.M) {
 	cells.ServeGlueChildIfAsked()
+	if os.Getenv("BENCHBOOK_TEST_AS_MAIN") == "1" {
+		if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
@@ -61,5 +71,41 @@ func TestRunWritesTheNotebookWhenACellDies(t *testing.T) {
 				t.Errorf("the cell after the crash: %+v", o)
 			}
 		}
+	}
+}
+
+// When the benchbook run process itself dies mid-run (killed here, during
+// the second cell), the output file already holds the first cell's outputs.
+func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "nb.ipynb"), filepath.Join(dir, "out.ipynb")
+	nb := ipynb.New(ipynb.NewCode("fmt.Println(\"first ran\")"), ipynb.NewCode("time.Sleep(time.Hour)"))
+	if err := ipynb.WriteFile(in, nb); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "run", in, "-o", out)
+	cmd.Env = append(os.Environ(), "BENCHBOOK_TEST_AS_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if got, err := ipynb.ReadFile(out); err == nil && len(got.Cells[0].Outputs) > 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	got, err := ipynb.ReadFile(out)
+	if err != nil {
+		t.Fatalf("no notebook after the run was killed: %v", err)
+	}
+	if o := got.Cells[0].Outputs; len(o) != 1 || !strings.Contains(o[0].Text, "first ran") {
+		t.Errorf("the first cell's outputs: %+v", o)
+	}
+	if got.Cells[1].ExecutionCount != nil {
+		t.Errorf("the cell that was running has a count")
 	}
 }
