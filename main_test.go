@@ -96,6 +96,9 @@ func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if n := gluechildren(); n != 1 {
+		t.Errorf("%d glue children while the run runs, want 1", n)
+	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	got, err := ipynb.ReadFile(out)
@@ -108,4 +111,23 @@ func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
 	if got.Cells[1].ExecutionCount != nil {
 		t.Errorf("the cell that was running has a count")
 	}
+	for start := time.Now(); gluechildren() > 0; time.Sleep(50 * time.Millisecond) {
+		if time.Since(start) > 5*time.Second {
+			t.Fatal("the glue child outlived the run")
+		}
+	}
+}
+
+// gluechildren counts the processes running this test binary as a glue
+// child.
+func gluechildren() int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && string(b) == os.Args[0]+"\x00glue-child\x00" {
+			n++
+		}
+	}
+	return n
 }
