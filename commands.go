@@ -160,7 +160,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr,
-		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " ")})
+		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " "),
+		Checkpoint: func(nb *ipynb.Notebook) error { return ipynb.WriteFile(*out, nb) }})
 	if err := ipynb.WriteFile(*out, nb); err != nil {
 		return err
 	}

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/benchbook/benchbook/cells"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -67,6 +69,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdCompare(rest, stdout)
 	case "recover":
 		return cmdRecover(rest, stdout)
+	case "glue-child": // hidden: the process glue cells run in (cells/gluechild)
+		if code := cells.ServeGlueChild(); code != 0 {
+			return exitCode(code)
+		}
+		return nil
 	case "version", "--version":
 		fmt.Fprintf(stdout, "benchbook %s\n", version)
 		return nil

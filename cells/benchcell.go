@@ -170,9 +170,10 @@ func (s *Session) show(r *bench.Result, pub display.Publisher) {
 	}
 }
 
-// bind makes the result a glue variable: as := bench.Get("name").
+// bind makes the result a glue variable: var as = bench.Get("name"), a
+// declaration, so that a new glue process (after a crash) gets it back.
 func (s *Session) bind(ctx context.Context, as, name string) error {
-	_, err := s.glue.Eval(ctx, "%bench", fmt.Sprintf("%s := bench.Get(%q)", as, name), discard{})
+	_, err := s.glue.Eval(ctx, "%bench", fmt.Sprintf("var %s = bench.Get(%q)", as, name), discard{})
 	return err
 }
 

@@ -1,8 +1,16 @@
 package cells
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"reflect"
+
+	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/cells/gluechild"
+	"github.com/benchbook/benchbook/stdlib/display"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -20,10 +28,16 @@ var preload = map[string]string{
 	"report": "github.com/benchbook/benchbook/stdlib/report",
 }
 
-// exports are the notebook packages' symbols for this session: the
-// generated tables, with bench.Run and bench.Get bound to this session's
-// kernels and results.
-func (s *Session) exports() interp.Exports {
+// benchAPI is what bench.Run, bench.Get and bench.Kernels do in glue cells.
+type benchAPI struct {
+	run     func(name string, args ...string) (*bench.Result, error)
+	get     func(name string) *bench.Result
+	kernels func() []string
+}
+
+// exports are the notebook packages' symbols for glue cells: the generated
+// tables, with bench.Run, bench.Get and bench.Kernels bound to api.
+func exports(api benchAPI) interp.Exports {
 	out := interp.Exports{}
 	for path, syms := range symbols.Symbols {
 		copied := make(map[string]reflect.Value, len(syms)+2)
@@ -33,21 +47,109 @@ func (s *Session) exports() interp.Exports {
 		out[path] = copied
 	}
 	b := out[benchPath+"/bench"]
-	b["Run"] = reflect.ValueOf(s.runFromGlue)
-	b["Get"] = reflect.ValueOf(s.result)
-	b["Kernels"] = reflect.ValueOf(s.kernelNames)
+	b["Run"] = reflect.ValueOf(api.run)
+	b["Get"] = reflect.ValueOf(api.get)
+	b["Kernels"] = reflect.ValueOf(api.kernels)
 	return out
+}
+
+// Glue cells run in a child process (cells/gluechild), whose bench.Run,
+// bench.Get and bench.Kernels call this session in the parent: the kernels
+// and results live here, and the child gets copies of results as JSON.
+const (
+	callRun     = "bench.Run"
+	callGet     = "bench.Get"
+	callKernels = "bench.Kernels"
+)
+
+// runArgs are the arguments of bench.Run across the process boundary.
+type runArgs struct {
+	Name string   `json:"name"`
+	Args []string `json:"args"`
+}
+
+// ServeGlueChild is the glue child process (the hidden command benchbook
+// glue-child): a glue session whose bench calls reach the parent. It
+// returns the exit status.
+func ServeGlueChild() int { return gluechild.Main(childOptions) }
+
+// ServeGlueChildIfAsked serves and exits when this process was started as
+// a glue child; test binaries that make Sessions call it from TestMain.
+func ServeGlueChildIfAsked() { gluechild.ServeIfChild(childOptions) }
+
+// childOptions are the options of the child's glue session, in the working
+// directory the parent gave it.
+func childOptions(call gluechild.Caller) (glue.Options, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return glue.Options{}, err
+	}
+	return glue.Options{Exports: exports(remoteBench(call)), Preload: preload, Dir: dir, Render: render}, nil
+}
+
+// remoteBench is the child's bench API: each call asks the parent.
+func remoteBench(call gluechild.Caller) benchAPI {
+	return benchAPI{
+		run: func(name string, args ...string) (*bench.Result, error) {
+			var r *bench.Result
+			if call.Replaying() { // a var initializer: take the result, do not measure again
+				err := call.Call(callGet, name, &r)
+				return r, err
+			}
+			err := call.Call(callRun, runArgs{Name: name, Args: args}, &r)
+			return r, err
+		},
+		get: func(name string) *bench.Result {
+			var r *bench.Result
+			if err := call.Call(callGet, name, &r); err != nil {
+				panic(err)
+			}
+			return r
+		},
+		kernels: func() []string {
+			var names []string
+			if err := call.Call(callKernels, nil, &names); err != nil {
+				panic(err)
+			}
+			return names
+		},
+	}
+}
+
+// handleGlue answers the child's calls, in the context and publisher of
+// the cell that made them (pub is nil between cells).
+func (s *Session) handleGlue(ctx context.Context, pub display.Publisher, method string, args json.RawMessage) (any, error) {
+	switch method {
+	case callRun:
+		var a runArgs
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		r, err := s.runFromGlue(ctx, pub, a.Name, a.Args...)
+		if r == nil {
+			return nil, err
+		}
+		return r, err
+	case callGet:
+		var name string
+		if err := json.Unmarshal(args, &name); err != nil {
+			return nil, err
+		}
+		return s.result(name), nil
+	case callKernels:
+		return s.kernelNames(), nil
+	}
+	return nil, fmt.Errorf("unknown call %q", method)
 }
 
 // runFromGlue is bench.Run in glue cells: the protocol on a kernel built in
 // this session, with %bench's keys: bench.Run("seed", "quick", "reps=20").
 // The result is kept as the kernel's latest, like %bench's.
-func (s *Session) runFromGlue(name string, args ...string) (*bench.Result, error) {
+func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name string, args ...string) (*bench.Result, error) {
 	opt, err := bench.ParseOptions(s.args(args))
 	if err != nil {
 		return nil, err
 	}
-	pub, ctx := s.current()
 	if pub == nil {
 		return nil, errors.New("bench.Run: no cell is running")
 	}

@@ -3,6 +3,14 @@
 // protocol (%bench, stdlib/bench), or plain Go glue interpreted by yaegi
 // (cells/glue). A Session executes cells one after another and publishes
 // their outputs through a display.Publisher; it knows nothing of sockets.
+//
+// The glue interpreter runs in a child process (cells/gluechild, the
+// hidden command benchbook glue-child), so that a fatal error of the Go
+// runtime in a glue cell (stack overflow, concurrent map writes, out of
+// memory, a panic in a time.AfterFunc callback) fails that cell instead of
+// the kernel; a new child gets the session's imports and declarations
+// back. Kernels and results stay in this process: the child's bench.Run,
+// bench.Get and bench.Kernels call back here.
 package cells
 
 import (
@@ -14,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/cells/gluechild"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/harness"
@@ -38,7 +47,7 @@ type Options struct {
 // cells built and the results of its %bench runs.
 type Session struct {
 	opt  Options
-	glue *glue.Session
+	glue *gluechild.Client // the glue interpreter, in a child process
 
 	mu      sync.Mutex
 	kernels map[string]*harness.Kernel
@@ -48,8 +57,6 @@ type Session struct {
 	benched map[string]*harness.Kernel
 	// specs are what each kernel was built from, to build its layouts.
 	specs map[string]harness.Spec
-	pub   display.Publisher
-	ctx   context.Context
 }
 
 // New starts a session.
@@ -66,7 +73,7 @@ func New(opt Options) (*Session, error) {
 	}
 	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
 		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}}
-	g, err := glue.New(glue.Options{Exports: s.exports(), Preload: preload, Dir: opt.Dir, Render: render})
+	g, err := gluechild.Start(gluechild.Options{Dir: opt.Dir, Handle: s.handleGlue})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)
 	}
@@ -74,7 +81,7 @@ func New(opt Options) (*Session, error) {
 	return s, nil
 }
 
-// Close releases the interpreter.
+// Close ends the interpreter's process.
 func (s *Session) Close() {
 	if s.glue != nil {
 		s.glue.Close()
@@ -114,9 +121,6 @@ func firstLine(s string) string {
 // to pub while it runs; the returned bundle is its execute_result, if any.
 // A failure is an *Error; the session lives on either way.
 func (s *Session) Execute(ctx context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
-	s.mu.Lock()
-	s.pub, s.ctx = pub, ctx
-	s.mu.Unlock()
 	m, err := ParseMagic(code)
 	if err != nil {
 		me := err.(*MagicError)
@@ -211,16 +215,6 @@ func braceDepth(src string) int {
 		}
 	}
 	return depth
-}
-
-// current is the publisher and context of the running cell, for glue exports.
-func (s *Session) current() (display.Publisher, context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ctx == nil {
-		return s.pub, context.Background()
-	}
-	return s.pub, s.ctx
 }
 
 // kernel returns the kernel a cell built under name.

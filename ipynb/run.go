@@ -42,6 +42,11 @@ type RunOptions struct {
 	// raw_file, the progress line, tables), so that the executed notebook
 	// carries no folder of this machine. "" keeps paths as they are.
 	Dir string
+	// Checkpoint, if set, is called with the notebook after every cell,
+	// failed or not (benchbook run writes the output file there), so that
+	// the outputs so far are on disk even if the process running the cells
+	// dies. Its error is reported on Progress and the run goes on.
+	Checkpoint func(nb *Notebook) error
 }
 
 // CellError is the error of Execute when a cell failed.
@@ -82,11 +87,23 @@ func Execute(ctx context.Context, nb *Notebook, eng Engine, opt RunOptions) erro
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("run stopped before cell %d: %w", idx, err)
 		}
-		if ce := st.runCell(ctx, eng, idx, k+1, len(todo), opt.Progress); ce != nil && !opt.AllowErrors {
+		ce := st.runCell(ctx, eng, idx, k+1, len(todo), opt.Progress)
+		checkpoint(nb, opt)
+		if ce != nil && !opt.AllowErrors {
 			return ce
 		}
 	}
 	return ctx.Err()
+}
+
+// checkpoint hands the notebook as run so far to opt.Checkpoint.
+func checkpoint(nb *Notebook, opt RunOptions) {
+	if opt.Checkpoint == nil {
+		return
+	}
+	if err := opt.Checkpoint(nb); err != nil && opt.Progress != nil {
+		fmt.Fprintf(opt.Progress, "could not save the notebook so far: %v\n", err)
+	}
 }
 
 // runCell executes cell idx as the n-th of total, and returns its failure.

@@ -105,6 +105,16 @@
 // statements are not replayed, since they may have effects. Cancelling also
 // kills the process group of a running shell line.
 //
+// # Another process
+//
+// State returns what such a replay needs (the sources of the imports and
+// declarations, the names declared, the cell labels; never values), as
+// JSON, and Restore replays it into a fresh session. cells/gluechild uses
+// them to run a session in a child process and to start it again when a
+// fatal error of the Go runtime (stack overflow, concurrent map writes, out
+// of memory, a panic in a goroutine that compiled code started) ends it;
+// Options.OnDeclare lets it keep the state while a cell runs.
+//
 // # What glue cells do not support (yaegi v0.16.1 on Go 1.26)
 //
 // Checked on this version; where the interpreter would fail obscurely or
@@ -134,7 +144,8 @@
 //     1.22) when closures capture it; range loops get one per iteration.
 //   - a panic in an interpreted function that compiled code runs in its own
 //     goroutine (time.AfterFunc(d, func() { panic(...) })) still ends the
-//     process: only go statements are covered.
+//     process: only go statements are covered (the kernel runs sessions in
+//     a child process, see above, so it ends only that).
 //   - os.Getwd and relative paths in Go lines use the kernel's working
 //     directory, not Options.Dir (which applies to shell lines).
 //   - yaegi is not free of data races when interpreted goroutines run

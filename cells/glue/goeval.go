@@ -60,6 +60,7 @@ func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
 		}
 		s.history = append(s.history, histEntry{label: c.label, src: sp.source(), names: []string{sp.name}})
 		s.mu.Unlock()
+		s.declared()
 	}
 	return nil
 }
@@ -231,10 +232,18 @@ func (s *Session) recordDecls(c *cellRun, u unit) {
 	}
 	relink := s.dependents(redefined, newFuncs)
 	s.mu.Unlock()
+	s.declared()
 	if relink != "" {
 		if p, err := s.compile(c, relink); err == nil {
 			_ = s.execute(c, p, u.line)
 		}
+	}
+}
+
+// declared tells Options.OnDeclare that the history grew.
+func (s *Session) declared() {
+	if s.opt.OnDeclare != nil {
+		s.opt.OnDeclare()
 	}
 }
 

@@ -42,6 +42,13 @@ func (o *outlet) attach(pub display.Publisher) {
 	o.held, o.size, o.dropped = nil, 0, 0
 }
 
+// drop forgets what is held (what a replay printed).
+func (o *outlet) drop() {
+	o.mu.Lock()
+	o.held, o.size, o.dropped = nil, 0, 0
+	o.mu.Unlock()
+}
+
 // detach stops publishing to the cell's publisher.
 func (o *outlet) detach() {
 	o.mu.Lock()

@@ -37,6 +37,11 @@ type Options struct {
 	// bundle of the values it knows (compiled notebook types that do not
 	// implement display.Renderer). It is tried before display.Renderer.
 	Render func(v any) (bundle map[string]any, ok bool)
+	// OnDeclare, if set, is called after a cell's import or declaration
+	// has run and joined the history (see State): a host that keeps the
+	// state elsewhere (cells/gluechild) gets it before the cell ends, so
+	// that what a cell declared before it crashed is not lost.
+	OnDeclare func()
 }
 
 // Session is one notebook's interpreter state. Eval runs one cell at a
