@@ -45,6 +45,9 @@ var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func ParseMagic(code string) (Magic, error) {
 	first, body, _ := strings.Cut(code, "\n")
 	first = strings.TrimSpace(first)
+	if m, ok := parseHelp(first); ok && strings.TrimSpace(body) == "" {
+		return m, nil
+	}
 	if !strings.HasPrefix(first, "%") {
 		return Magic{Kind: Glue, Body: code, BodyLine: 1}, nil
 	}

@@ -131,6 +131,8 @@ func (s *Session) Execute(ctx context.Context, label, code string, pub display.P
 		return nil, s.native(ctx, label, m, pub)
 	case Bench:
 		return nil, s.bench(ctx, label, m, pub)
+	case Help:
+		return nil, s.help(label, m, pub)
 	}
 	res, err := s.glue.Eval(ctx, label, code, pub)
 	if err != nil {
@@ -159,22 +161,45 @@ func (s *Session) Inspect(code string, cursor int) (map[string]any, bool) {
 // IsComplete says whether code is ready to run: a native cell is complete
 // when its braces balance, a glue cell when it parses.
 func (s *Session) IsComplete(code string) (status, indent string) {
+	if first, body, _ := strings.Cut(code, "\n"); isNativeMagic(first) {
+		return nativeComplete(body)
+	}
 	m, err := ParseMagic(code)
 	if err != nil {
 		return "invalid", ""
 	}
 	switch m.Kind {
-	case Bench:
-		return "complete", ""
-	case NativeC, NativeGo:
-		if depth := braceDepth(m.Body); depth > 0 {
-			return "incomplete", strings.Repeat("    ", depth)
-		} else if depth < 0 {
-			return "invalid", ""
-		}
+	case Bench, Help:
 		return "complete", ""
 	}
 	return s.glue.IsComplete(code)
+}
+
+// isNativeMagic says whether a first line opens a native kernel cell.
+func isNativeMagic(first string) bool {
+	w := strings.Fields(first)
+	return len(w) > 0 && (w[0] == "%%c" || w[0] == "%%go" || w[0] == "%%gotest")
+}
+
+// nativeComplete is is_complete for the body of a native cell, as a
+// console types it line by line: incomplete while it is empty or a brace
+// is open, and, as with IPython's cell magics, until an empty line ends it
+// (a kernel has several BENCH blocks, each balanced on its own).
+func nativeComplete(body string) (status, indent string) {
+	depth := braceDepth(body)
+	switch {
+	case depth < 0:
+		return "invalid", ""
+	case strings.TrimSpace(body) == "":
+		return "incomplete", ""
+	case depth > 0:
+		return "incomplete", strings.Repeat("    ", depth)
+	}
+	lines := strings.Split(body, "\n")
+	if strings.TrimSpace(lines[len(lines)-1]) != "" {
+		return "incomplete", ""
+	}
+	return "complete", ""
 }
 
 // braceDepth counts open braces, ignoring those in strings and comments.

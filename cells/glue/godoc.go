@@ -9,13 +9,17 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/benchbook/benchbook/stdlib"
 )
 
 // docCache reads the documentation of standard library packages from
@@ -70,6 +74,9 @@ func (d *docCache) load(importPath string) *docPkg {
 }
 
 func (d *docCache) parse(importPath string) *docPkg {
+	if rel, ok := strings.CutPrefix(importPath, stdlib.ImportPrefix); ok {
+		return parseEmbedded(importPath, rel)
+	}
 	root := d.goroot()
 	if root == "" {
 		return nil
@@ -93,6 +100,37 @@ func (d *docCache) parse(importPath string) *docPkg {
 		mode = doc.AllDecls // its names are lower case
 	}
 	pkg, err := doc.NewFromFiles(fset, files, importPath, mode)
+	if err != nil {
+		return nil
+	}
+	return &docPkg{fset: fset, pkg: pkg}
+}
+
+// parseEmbedded reads the documentation of a notebook package from the
+// sources the binary carries (stdlib.Sources).
+func parseEmbedded(importPath, dir string) *docPkg {
+	entries, err := fs.ReadDir(stdlib.Sources, dir)
+	if err != nil {
+		return nil
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := fs.ReadFile(stdlib.Sources, path.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
+		if err != nil {
+			return nil
+		}
+		files = append(files, f)
+	}
+	pkg, err := doc.NewFromFiles(fset, files, importPath)
 	if err != nil {
 		return nil
 	}

@@ -66,11 +66,9 @@ func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bo
 // packageMember documents a member of the package at path p.
 func (s *Session) packageMember(p, name string) (title, decl, text string, ok bool) {
 	title = "package " + p
-	if !s.exported(p) {
-		if dp := s.docs.load(p); dp != nil {
-			if decl, text, found := dp.symbol(name); found {
-				return title, decl, text, true
-			}
+	if dp := s.docs.load(p); dp != nil { // the standard library's, or the notebook packages' (stdlib.Sources)
+		if decl, text, found := dp.symbol(name); found {
+			return title, decl, text, true
 		}
 	}
 	return title, reflectDecl(name, s.index.values[p][name]), "", true
@@ -135,10 +133,8 @@ func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool
 
 func (s *Session) inspectPackage(p string) (title, decl, text string, ok bool) {
 	decl = "package " + s.index.names[p] + " // import " + fmt.Sprintf("%q", p)
-	if !s.exported(p) {
-		if dp := s.docs.load(p); dp != nil {
-			text = dp.synopsis()
-		}
+	if dp := s.docs.load(p); dp != nil {
+		text = dp.synopsis()
 	}
 	return "package", decl, text, true
 }

@@ -418,3 +418,6 @@ func (o *Options) checkExport() error {
 	f.Close()
 	return os.Remove(f.Name())
 }
+
+// KeyHelp is what a %bench key does, and its default; "" for an unknown key.
+func KeyHelp(key string) string { return keyHelp[key] }

@@ -1,9 +1,11 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -148,5 +150,17 @@ func TestSummarizeLarge(t *testing.T) {
 	}
 	if !(s.PairsOver2Pct >= s.PairsOver5Pct && s.PairsOver5Pct >= s.PairsOver10Pct && s.PairsOver10Pct > 0 && s.PairsOver2Pct <= 1) {
 		t.Errorf("shares not decreasing within (0, 1]: %v %v %v", s.PairsOver2Pct, s.PairsOver5Pct, s.PairsOver10Pct)
+	}
+}
+
+// A Summary prints its numbers, never a pointer.
+func TestSummaryPrintsValues(t *testing.T) {
+	s := Summarize([]float64{1, 2, 4})
+	got := fmt.Sprint(s)
+	if !strings.Contains(got, "max/min=4") || strings.Contains(got, "0x") || !strings.Contains(got, "median=2") {
+		t.Errorf("%s", got)
+	}
+	if got := fmt.Sprint(Summarize([]float64{0, 1})); !strings.Contains(got, "max/min=undefined") {
+		t.Errorf("%s", got)
 	}
 }

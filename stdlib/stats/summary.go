@@ -1,5 +1,10 @@
 package stats
 
+import (
+	"fmt"
+	"strconv"
+)
+
 // Summary is the summary of one series of samples, exactly as it appears in the
 // result JSON (application/vnd.benchbook.result+json). Every field is computed
 // from the samples alone, so anyone can recompute it.
@@ -19,4 +24,16 @@ type Summary struct {
 	PairsOver2Pct  float64 `json:"pairs_over_2pct"`
 	PairsOver5Pct  float64 `json:"pairs_over_5pct"`
 	PairsOver10Pct float64 `json:"pairs_over_10pct"`
+}
+
+// String prints the summary's numbers (fmt shows a pointer for MaxOverMin
+// otherwise), as glue cells print it.
+func (s Summary) String() string {
+	mom := "undefined"
+	if s.MaxOverMin != nil {
+		mom = strconv.FormatFloat(*s.MaxOverMin, 'g', 6, 64)
+	}
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }
+	return fmt.Sprintf("{n=%d min=%s median=%s max=%s mean=%s cv=%s%% max/min=%s pairs>2%%=%s pairs>5%%=%s pairs>10%%=%s}",
+		s.N, g(s.Min), g(s.Median), g(s.Max), g(s.Mean), g(s.CVPct), mom, g(s.PairsOver2Pct), g(s.PairsOver5Pct), g(s.PairsOver10Pct))
 }

@@ -38,6 +38,7 @@ func init() {
 		"GapWindowMS":           reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 		"GapsText":              reflect.ValueOf(bench.GapsText),
 		"JudgeBaseline":         reflect.ValueOf(bench.JudgeBaseline),
+		"KeyHelp":               reflect.ValueOf(bench.KeyHelp),
 		"KindAutocorr":          reflect.ValueOf(constant.MakeFromLiteral("\"autocorrelation\"", token.STRING, 0)),
 		"KindBaseline":          reflect.ValueOf(constant.MakeFromLiteral("\"baseline\"", token.STRING, 0)),
 		"KindBatch":             reflect.ValueOf(constant.MakeFromLiteral("\"batch\"", token.STRING, 0)),
