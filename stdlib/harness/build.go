@@ -318,7 +318,7 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 		return err
 	}
 	k.Disassembler = tool
-	if a, ok := tc.(interface{ analyse(map[string]asm.Func, *Kernel) error }); ok {
+	if a, ok := tc.(analyser); ok {
 		return a.analyse(funcs, k)
 	}
 	for i := range k.Variants {

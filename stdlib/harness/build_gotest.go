@@ -346,6 +346,12 @@ func (gotestToolchain) disassemble(ctx context.Context, binary string) (map[stri
 const gotestFinding = "the timed region is testing's own (b.N iterations between its timer's reads, ResetTimer/StopTimer honoured): " +
 	"the assembly shown is the Benchmark function's, and benchbook's analysis of dead code is not applied to it"
 
+// analyser is a toolchain whose kernels' timed code is not a region
+// between two clock reads: it analyses its disassembly itself.
+type analyser interface {
+	analyse(funcs map[string]asm.Func, k *Kernel) error
+}
+
 // analyse gives each variant the disassembly of its Benchmark function and
 // the functions it calls in the cell, with gotestFinding; it is never dead
 // or hollow (so the driver's calibration always sets its b.N).
