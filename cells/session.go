@@ -123,7 +123,7 @@ func (s *Session) Execute(ctx context.Context, label, code string, pub display.P
 		return nil, cellError("MagicError", label, me.Line, me.Msg)
 	}
 	switch m.Kind {
-	case NativeC, NativeGo:
+	case NativeC, NativeGo, NativeGoTest:
 		return nil, s.native(ctx, label, m, pub)
 	case Bench:
 		return nil, s.bench(ctx, label, m, pub)
@@ -162,7 +162,7 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 	switch m.Kind {
 	case Bench:
 		return "complete", ""
-	case NativeC, NativeGo:
+	case NativeC, NativeGo, NativeGoTest:
 		if depth := braceDepth(m.Body); depth > 0 {
 			return "incomplete", strings.Repeat("    ", depth)
 		} else if depth < 0 {
