@@ -340,11 +340,10 @@ func (gotestToolchain) disassemble(ctx context.Context, binary string) (map[stri
 	return funcs, "go tool objdump", err
 }
 
-// gotestFinding is what the build says of every %%gotest variant: the
-// timed region is testing's, so benchbook's analysis of a region between
-// two clock reads does not apply.
-const gotestFinding = "the timed region is testing's own (b.N iterations between its timer's reads, ResetTimer/StopTimer honoured): " +
-	"the assembly shown is the Benchmark function's, and benchbook's analysis of dead code is not applied to it"
+// gotestNotAnalysed is the finding of a benchmark whose b.N loop the
+// analysis cannot find.
+const gotestNotAnalysed = "the timed region is testing's own (b.N iterations between its timer's reads, ResetTimer/StopTimer honoured): " +
+	"the assembly shown is the Benchmark function's; no loop was found in it to analyse, so benchbook's analysis of dead code is not applied"
 
 // analyser is a toolchain whose kernels' timed code is not a region
 // between two clock reads: it analyses its disassembly itself.
@@ -353,8 +352,8 @@ type analyser interface {
 }
 
 // analyse gives each variant the disassembly of its Benchmark function and
-// the functions it calls in the cell, with gotestFinding; it is never dead
-// or hollow (so the driver's calibration always sets its b.N).
+// of the functions of the cell it calls, and what its b.N loop holds
+// (analyseBenchmark). A batch of k passes is the same function with b.N = k.
 func (gotestToolchain) analyse(funcs map[string]asm.Func, k *Kernel) error {
 	for i := range k.Variants {
 		v := &k.Variants[i]
@@ -362,8 +361,11 @@ func (gotestToolchain) analyse(funcs map[string]asm.Func, k *Kernel) error {
 		if !ok {
 			return &Error{Stage: "disassemble", Message: fmt.Sprintf("benchmark function %s of variant %s not found in the binary", v.Symbol, v.Name), Line: v.Line}
 		}
-		v.Asm, v.Func, v.Finding = f.Text(), f, gotestFinding
-		v.Analysis = asm.Analysis{Function: f.Name}
+		v.Asm, v.Func = f.Text(), f
+		v.Analysis, v.Finding = asm.Analysis{Function: f.Name}, gotestNotAnalysed
+		if a, ok := analyseBenchmark(f); ok {
+			v.Analysis, v.Dead, v.Hollow, v.Finding = a, a.Dead, a.Hollow, a.Finding
+		}
 		seen := map[string]bool{v.Symbol: true}
 		for _, in := range f.Insts {
 			if c := in.Sym; c != "" && !seen[c] && strings.HasPrefix(c, gotestPackage+".") && isCallInst(in) {
@@ -373,9 +375,43 @@ func (gotestToolchain) analyse(funcs map[string]asm.Func, k *Kernel) error {
 				}
 			}
 		}
-		v.BatchFinding = "a batch of k passes is one call with b.N = k: the same function"
+		v.BatchFinding = "a batch of k passes is one call of the same function with b.N = k"
 	}
 	return nil
+}
+
+// analyseBenchmark applies asm.AnalyzeBatch to a Benchmark function: the
+// function up to its last RET (after it comes the stack-growth stub) stands
+// for the timed region, and its outermost loop for the loop over k, the b.N
+// loop (or b.Loop's). What is left is judged as a batch's body is: dead when
+// the b.N loop holds nothing, hollow when its inner loops only count.
+// Setup before the loop, b.ResetTimer and other calls make the function
+// live: the analysis errs towards live, never towards dead.
+func analyseBenchmark(f asm.Func) (asm.Analysis, bool) {
+	last := -1
+	for i, in := range f.Insts {
+		if in.Mnemonic == "ret" {
+			last = i
+		}
+	}
+	if last < 1 {
+		return asm.Analysis{}, false
+	}
+	clock := func(addr uint64) asm.Inst {
+		return asm.Inst{Addr: addr, Mnemonic: "call", Sym: "runtime.nanotime", Text: "(testing's timer)"}
+	}
+	body := f.Insts[:last]
+	insts := append(append([]asm.Inst{clock(body[0].Addr)}, body...), clock(f.Insts[last].Addr))
+	a, err := asm.AnalyzeBatch(asm.Func{Name: f.Name, Insts: insts}, false)
+	if err != nil || a.Batch == nil {
+		return asm.Analysis{}, false
+	}
+	r := strings.NewReplacer(
+		"between the two clock reads the batch loop repeats the pass k times", "in the function the b.N loop repeats the body b.N times",
+		"a batch of this variant times", "this benchmark times",
+		"outside the batch loop, computed once for all k passes", "outside the b.N loop (setup, or work computed once for all b.N iterations)")
+	a.Finding = r.Replace(a.Finding) + " (the b.N loop is taken to be the function's outermost loop; testing's timer reads are around the call)"
+	return a, true
 }
 
 func isCallInst(in asm.Inst) bool {

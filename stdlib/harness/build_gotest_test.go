@@ -66,7 +66,7 @@ func TestGotestBuildAndRun(t *testing.T) {
 		t.Errorf("lang %s, setup %v, cached %v", k.Lang, k.Setup, k.Cached)
 	}
 	for _, v := range k.Variants {
-		if v.Dead || v.Hollow || !strings.Contains(v.Finding, "testing's own") || !strings.Contains(v.Asm, "BenchmarkSum") {
+		if v.Dead || v.Hollow || !strings.Contains(v.Finding, "the work is there") || !strings.Contains(v.Asm, "BenchmarkSum") {
 			t.Errorf("%s: dead %v hollow %v finding %q asm %.200q", v.Name, v.Dead, v.Hollow, v.Finding, v.Asm)
 		}
 	}
@@ -140,5 +140,57 @@ func TestGotestFailedBenchmark(t *testing.T) {
 	b, err := exec.Command(k.Binary, "run", "-out", out, "-slots", "bad", "-rounds", "1", "-settle-ms", "0").CombinedOutput()
 	if err == nil || !strings.Contains(string(b), "BenchmarkBad gave no result") {
 		t.Fatalf("want a failure naming BenchmarkBad: %v\n%s", err, b)
+	}
+}
+
+// The b.N loop is analysed as a batch's loop over k: a body whose result is
+// unused loses its work (hollow: the inner loop only counts; dead: nothing
+// is left), a body that stores its result or runs under b.Loop keeps it.
+func TestGotestDeadBody(t *testing.T) {
+	k := build(t, gotestSpec(t, `var xs = make([]int, 1000)
+var sink int
+
+func BenchmarkKept(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		sink = s
+	}
+}
+
+func BenchmarkUnused(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		_ = s
+	}
+}
+
+func BenchmarkNothing(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		_ = len(xs) * 3
+	}
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for b.Loop() {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		_ = s
+	}
+}
+`))
+	want := map[string][2]bool{"kept": {false, false}, "unused": {false, true}, "nothing": {true, false}, "loop": {false, false}}
+	for _, v := range k.Variants {
+		w := want[v.Name]
+		if v.Dead != w[0] || v.Hollow != w[1] || !strings.Contains(v.Finding, "b.N loop") {
+			t.Errorf("%s: dead %v hollow %v, want %v %v: %s\n%s", v.Name, v.Dead, v.Hollow, w[0], w[1], v.Finding, v.Asm)
+		}
 	}
 }
