@@ -42,8 +42,9 @@ func init() { keyEnv["gotest"] = keyEnv["go"] }
 const gotestPackage = goModule
 
 // gotestSource is a %%gotest cell made into a compilable test file: the
-// package clause, the import of testing and of the harness (when bench. is
-// used) added where missing, with //line directives so every position the
+// package clause, the import of testing and of the harness (when
+// bench.Sink, bench.Checksum, bench.Barrier or bench.Now is used) added where
+// missing, with //line directives so every position the
 // compiler reports is a cell line.
 func gotestSource(spec Spec) (src, pkg string, err error) {
 	code := spec.Code
@@ -53,7 +54,8 @@ func gotestSource(spec Spec) (src, pkg string, err error) {
 			"a %%%%gotest kernel is one package, not the external test package %s: write package main or leave the package clause out", pkgName)}
 	}
 	var imps []string
-	if regexp.MustCompile(`\bbench\s*\.`).MatchString(code) {
+	// Only the harness's own names: a benchmark may call its *testing.B bench.
+	if regexp.MustCompile(`\bbench\s*\.\s*(Sink|Checksum|Barrier|Now)\b`).MatchString(code) {
 		imps = append(imps, fmt.Sprintf("import bench %q", goModule+"/bench"))
 	}
 	if !importsTesting(code, pkgLine) {

@@ -113,12 +113,19 @@ func TestGotestBuildAndRun(t *testing.T) {
 }
 
 func TestGotestRefuses(t *testing.T) {
+	// Sink and a benchmark whose *testing.B is called bench build together.
+	k := build(t, gotestSpec(t, "func BenchmarkA(bench *testing.B) {\n\tfor i := 0; i < bench.N; i++ {}\n}\n"+
+		"func BenchmarkB(b *testing.B) {\n\tfor i := 0; i < b.N; i++ { bench.Sink(i) }\n}\n"))
+	if len(k.Variants) != 2 {
+		t.Errorf("variants %v", k.Names())
+	}
 	cases := []struct{ name, code, want string }{
 		{"sub-benchmarks", "func BenchmarkA(b *testing.B) {\n\tb.Run(\"x\", func(b *testing.B) {})\n}\n", "sub-benchmarks are not supported"},
 		{"TestMain", "func TestMain(m *testing.M) {}\nfunc BenchmarkA(b *testing.B) {}\n", "must not define TestMain"},
 		{"signature", "func BenchmarkA() {}\n", "func BenchmarkA(b *testing.B)"},
 		{"none", "func benchmarkA(b *testing.B) {}\n", "defines no variant"},
 		{"external", "package foo_test\nfunc BenchmarkA(b *testing.B) {}\n", "external test package"},
+		{"compile", "func BenchmarkA(b *testing.B) {\n\tundefinedThing()\n}\n", "Cell[1]:3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
