@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -77,6 +78,9 @@ func TestGotestCell(t *testing.T) {
 		entry.Variants[1].Name != "sumUnrolled" {
 		t.Fatalf("build entry %+v", entry)
 	}
+	if err := schema.ValidateBuild(entry); err != nil {
+		t.Errorf("build entry: %v", err)
+	}
 	rec, _, e = execute(t, s, "Cell[2]", sumsCell)
 	if e != nil || !buildEntry(t, rec).Cached {
 		t.Fatalf("second build not cached: %v", e)
@@ -84,6 +88,9 @@ func TestGotestCell(t *testing.T) {
 
 	export := filepath.Join(t.TempDir(), "sums.txt")
 	_, r := benchResult(t, s, "Cell[3]", "%bench sums quick export="+export)
+	if err := schema.ValidateResult(r); err != nil {
+		t.Errorf("result: %v", err)
+	}
 	if len(r.Variants) != 2 {
 		t.Fatalf("%d variants", len(r.Variants))
 	}
