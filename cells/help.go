@@ -23,6 +23,9 @@ var magicHelp = []struct{ magic, usage, text string }{
 		"The output is the build and the assembly of every timed function (and of its batch loop), with the clock reads, the timed region and the loops marked."},
 	{"%%go", "%%go NAME [go build flags...]", "the same in Go, built with go build: variants are func BenchXxx() (variant xxx), setup is func Setup(), " +
 		"and bench.Sink(x) / bench.Checksum(x, want) need no import."},
+	{"%%gotest", "%%gotest NAME [go test flags...]", "ordinary Go benchmarks, func BenchmarkXxx(b *testing.B) (variant xxx), built with go test -c " +
+		"and run under the same protocol: one pass is the benchmark at a fixed b.N, timed by testing itself (ResetTimer and StopTimer count). " +
+		"Sub-benchmarks (b.Run) are refused."},
 	{"%bench", "%bench NAME [key=value ...]", "runs the measurement protocol on kernel NAME: warmup discarded, variants interleaved in a random order per round with an A/A control, " +
 		"an in-process series beside fresh processes, the cold pass and its page faults, the clock, the load and the machine; then tables, plots, the commentary, " +
 		"and before/after measured in one run when NAME changed since it was last measured. The result is bound to the glue variable NAME (as= to rename)."},
@@ -49,7 +52,7 @@ func HelpText(topic string) (string, error) {
 	var b strings.Builder
 	switch topic {
 	case "lsmagic":
-		b.WriteString("Cell magics: %%c  %%go\nLine magics: %bench  %help  %lsmagic\n" +
+		b.WriteString("Cell magics: %%c  %%go  %%gotest\nLine magics: %bench  %help  %lsmagic\n" +
 			"Other lines: !command runs in /bin/sh; anything else is Go (glue), interpreted by yaegi.\n")
 		return b.String(), nil
 	case "":
@@ -70,7 +73,7 @@ func HelpText(topic string) (string, error) {
 			return b.String(), nil
 		}
 	}
-	return "", fmt.Errorf("no help on %s: the magics are %%%%c, %%%%go, %%bench, %%help and %%lsmagic", topic)
+	return "", fmt.Errorf("no help on %s: the magics are %%%%c, %%%%go, %%%%gotest, %%bench, %%help and %%lsmagic", topic)
 }
 
 // benchKeys lists the keys of %bench with what each does.

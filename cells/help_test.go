@@ -15,7 +15,8 @@ func TestHelpMagics(t *testing.T) {
 		says []string
 	}{
 		{"%help", []string{"%%c NAME", "%%go NAME", "%bench NAME", "%bench keys:", "baseline"}},
-		{"%lsmagic", []string{"Cell magics: %%c  %%go", "Line magics: %bench  %help  %lsmagic"}},
+		{"%lsmagic", []string{"Cell magics: %%c  %%go  %%gotest", "Line magics: %bench  %help  %lsmagic"}},
+		{"%%gotest?", []string{"func BenchmarkXxx(b *testing.B)"}},
 		{"%bench?", []string{"%bench NAME [key=value ...]", "reps", "layouts", "counts"}},
 		{"%%c?", []string{"%%c NAME [cc flags...]", "-O2"}},
 		{"%%go?", []string{"func BenchXxx()"}},

@@ -17,6 +17,9 @@ const (
 	NativeC
 	// NativeGo is %%go NAME [flags]: a Go benchmark kernel built with go build.
 	NativeGo
+	// NativeGoTest is %%gotest NAME [flags]: Go benchmarks written
+	// func BenchmarkXxx(b *testing.B), built with go test -c.
+	NativeGoTest
 	// Bench is %bench NAME [key=value ...]: the measurement protocol.
 	Bench
 )
@@ -25,7 +28,7 @@ const (
 type Magic struct {
 	Kind Kind
 	Name string
-	Args []string // flags for %%c/%%go, keys for %bench
+	Args []string // flags for %%c/%%go/%%gotest, keys for %bench
 	Body string   // the cell after its magic line
 	// BodyLine is the cell line of Body's first line.
 	BodyLine int
@@ -61,10 +64,12 @@ func ParseMagic(code string) (Magic, error) {
 		m.Kind = NativeC
 	case "%%go":
 		m.Kind = NativeGo
+	case "%%gotest":
+		m.Kind = NativeGoTest
 	case "%bench":
 		m.Kind = Bench
 	default:
-		return Magic{}, &MagicError{Line: 1, Msg: fmt.Sprintf("unknown magic %s: benchbook knows %%%%c NAME [flags], %%%%go NAME [flags] and %%bench NAME [key=value ...]", words[0])}
+		return Magic{}, &MagicError{Line: 1, Msg: fmt.Sprintf("unknown magic %s: benchbook knows %%%%c NAME [flags], %%%%go NAME [flags], %%%%gotest NAME [flags] and %%bench NAME [key=value ...]", words[0])}
 	}
 	if len(words) < 2 {
 		return Magic{}, &MagicError{Line: 1, Msg: fmt.Sprintf("%s needs a kernel name: %s NAME ...", words[0], words[0])}

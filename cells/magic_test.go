@@ -18,6 +18,7 @@ func TestParseMagic(t *testing.T) {
 		{"c with default flags", "%%c seed\nBENCH(a) {}\n", NativeC, "seed", []string{}, ""},
 		{"c with flags", "%%c seed -O0 -std=c11\nBENCH(a) {}", NativeC, "seed", []string{"-O0", "-std=c11"}, ""},
 		{"go with quoted flag", "%%go twin \"-gcflags=-N -l\"\nfunc BenchA() {}", NativeGo, "twin", []string{"-gcflags=-N -l"}, ""},
+		{"gotest with flags", "%%gotest sums -gcflags=-B\nfunc BenchmarkA(b *testing.B) {}", NativeGoTest, "sums", []string{"-gcflags=-B"}, ""},
 		{"bench with keys", `%bench seed quick predict="sink/discarded>100"`, Bench, "seed", []string{"quick", "predict=sink/discarded>100"}, ""},
 		{"missing name", "%%c\nBENCH(a) {}", 0, "", nil, "needs a kernel name"},
 		{"bad name", "%%c 9lives\nBENCH(a) {}", 0, "", nil, "is an identifier"},

@@ -12,12 +12,9 @@ import (
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
-// native builds a %%c or %%go cell and shows its build and assembly.
+// native builds a %%c, %%go or %%gotest cell and shows its build and assembly.
 func (s *Session) native(ctx context.Context, label string, m Magic, pub display.Publisher) error {
-	lang := "c"
-	if m.Kind == NativeGo {
-		lang = "go"
-	}
+	lang := map[Kind]string{NativeC: "c", NativeGo: "go", NativeGoTest: "gotest"}[m.Kind]
 	var flags []string
 	if len(m.Args) > 0 {
 		flags = m.Args

@@ -127,7 +127,7 @@ func (s *Session) Execute(ctx context.Context, label, code string, pub display.P
 		return nil, cellError("MagicError", label, me.Line, me.Msg)
 	}
 	switch m.Kind {
-	case NativeC, NativeGo:
+	case NativeC, NativeGo, NativeGoTest:
 		return nil, s.native(ctx, label, m, pub)
 	case Bench:
 		return nil, s.bench(ctx, label, m, pub)
@@ -250,7 +250,7 @@ func (s *Session) kernel(name string) (*harness.Kernel, error) {
 		return k, nil
 	}
 	if len(s.kernels) == 0 {
-		return nil, fmt.Errorf("no kernel named %s: no %%%%c or %%%%go cell has been run in this session yet", name)
+		return nil, fmt.Errorf("no kernel named %s: no %%%%c, %%%%go or %%%%gotest cell has been run in this session yet", name)
 	}
 	var names []string
 	for n := range s.kernels {

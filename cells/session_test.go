@@ -141,7 +141,7 @@ func TestBenchCellOutputs(t *testing.T) {
 func TestBenchCellErrors(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ code, says string }{
-		{"%bench nothing", "no %%c or %%go cell has been run"},
+		{"%bench nothing", "no %%c, %%go or %%gotest cell has been run"},
 		{"%bench seed reps=3", "the minimum is 10"},
 		{"%bench seed colour=blue", "valid keys are"},
 	}

@@ -183,6 +183,8 @@ func toolchainFor(lang string) (toolchain, error) {
 		return cToolchain{}, nil
 	case "go":
 		return goToolchain{}, nil
+	case "gotest":
+		return gotestToolchain{}, nil
 	}
 	return nil, &Error{Stage: "magic", Message: fmt.Sprintf("unknown language %q: want c or go", lang)}
 }
@@ -316,6 +318,9 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 		return err
 	}
 	k.Disassembler = tool
+	if a, ok := tc.(analyser); ok {
+		return a.analyse(funcs, k)
+	}
 	for i := range k.Variants {
 		v := &k.Variants[i]
 		f, ok := funcs[v.Symbol]

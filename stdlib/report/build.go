@@ -131,7 +131,7 @@ func OptLevelNote(lang string, flags []string) string {
 			}
 		}
 		return "no -O flag: built at -O0, the compiler's default (the cell's flags replace the default -std=c11 -O2; add -O2 to keep it)"
-	case "go":
+	case "go", "gotest":
 		for _, f := range flags {
 			if strings.Contains(f, "-gcflags") && strings.Contains(f, "-N") {
 				return "-gcflags with -N: the Go optimiser is off, so the code timed is not what a normal build runs"
