@@ -6,7 +6,7 @@ import (
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
-var magics = []string{"%%c", "%%go", "%bench"}
+var magics = []string{"%%c", "%%go", "%%gotest", "%bench", "%help", "%lsmagic"}
 
 // completeMagic completes the first line of a cell when it is a magic line:
 // the magic itself, a kernel name after %bench, and %bench's keys.
