@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-go test-integration check-generated bench clean
+.PHONY: soak all setup setup-test build install run test test-fresh test-go test-integration check-generated bench clean
 
 all: build
 
@@ -55,6 +55,10 @@ test-integration: build
 # The README's two commands on a Debian 12 minbase root (debootstrap, chroot).
 test-fresh:
 	scripts/test-fresh.sh
+
+# 3000 cells and 50 %bench runs in one session: does the kernel grow?
+soak: build
+	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/soak.py
 
 # Speed targets, measured side by side in one run (never in unit tests).
 bench:
