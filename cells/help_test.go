@@ -92,3 +92,14 @@ func TestInspectNotebookPackages(t *testing.T) {
 		}
 	}
 }
+
+// An index past the end of a series reads as Go's index out of range, not
+// as reflect's wording.
+func TestIndexPastASeries(t *testing.T) {
+	s := newSession(t)
+	execute(t, s, "Cell[1]", "s := []float64{1, 2, 3}")
+	_, _, e := execute(t, s, "Cell[2]", "s[5]")
+	if e == nil || !strings.Contains(e.Value, "index out of range") || strings.Contains(e.Value, "reflect") {
+		t.Errorf("%+v", e)
+	}
+}

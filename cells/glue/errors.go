@@ -129,6 +129,18 @@ func parseFrames(text string) (string, []frame) {
 	return rest, frames
 }
 
+// plainPanic says in Go's words what yaegi reports in reflect's: an index
+// past the end of a slice is what compiled Go calls "index out of range".
+func plainPanic(msg string) string {
+	switch {
+	case strings.Contains(msg, "reflect: slice index out of range"):
+		return "runtime error: index out of range: the index is at or past the slice's length (len(s) says how many samples it holds)"
+	case strings.Contains(msg, "reflect: array index out of range"):
+		return "runtime error: index out of range: the index is at or past the array's length"
+	}
+	return msg
+}
+
 // panicError builds the Error of a panic raised while running the statement
 // at line of the cell, with the interpreted functions it went through.
 func (s *Session) panicError(c *cellRun, value any, line int, frames []frame, where string) *Error {
@@ -137,6 +149,7 @@ func (s *Session) panicError(c *cellRun, value any, line int, frames []frame, wh
 		msg = err.Error()
 	}
 	msg, _ = s.mapPositions(msg, c.seq)
+	msg = plainPanic(msg)
 	e := errorAt(c, ErrPanic, line, where+msg)
 	last := ""
 	for _, f := range frames {
