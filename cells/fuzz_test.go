@@ -9,7 +9,7 @@ import (
 )
 
 // quoteWords joins words into a line SplitWords reads back: each word in
-// single quotes, a single quote inside written '\''.
+// single quotes, a single quote inside written '\”.
 func quoteWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
