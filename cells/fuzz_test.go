@@ -9,7 +9,8 @@ import (
 )
 
 // quoteWords joins words into a line SplitWords reads back: each word in
-// single quotes, a single quote inside written '\”.
+// single quotes, a single quote inside closing the quote, escaped, and
+// opening it again, as a shell reads it.
 func quoteWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
