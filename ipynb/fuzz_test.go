@@ -16,8 +16,8 @@ import (
 
 // fuzzSeedNotebook is the bytes of a small executed notebook that Verify
 // passes: a markdown cell and one %bench cell showing benchtest.Seed000, as
-// resultNotebook makes it (which takes a *testing.T, not a *testing.F).
-func fuzzSeedNotebook(f *testing.F) []byte {
+// resultNotebook makes it (which takes a *testing.T, not a testing.TB).
+func fuzzSeedNotebook(f testing.TB) []byte {
 	r := benchtest.Seed000(7)
 	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
@@ -93,7 +93,7 @@ func FuzzReadNotebook(f *testing.F) {
 }
 
 // fuzzSeedResult is the JSON of the result fuzzSeedNotebook shows.
-func fuzzSeedResult(f *testing.F) []byte {
+func fuzzSeedResult(f testing.TB) []byte {
 	nb, err := Parse(fuzzSeedNotebook(f))
 	if err != nil {
 		f.Fatal(err)
