@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: soak all setup setup-test build install run test test-fresh test-go test-integration check-generated bench clean
+.PHONY: all setup setup-test build install run test test-fresh test-go fuzz test-integration check-generated bench soak clean
 
 all: build
 
@@ -34,7 +34,7 @@ run: setup install
 	@echo "HTML:              $(OUT)/investigation.html"
 	@echo "open it in Jupyter: jupyter notebook $(OUT)/investigation.ipynb$$( [ "$$(id -u)" = 0 ] && echo ' --allow-root') (kernel: Go (benchbook))"
 
-test: setup-test build check-generated test-go test-integration
+test: setup-test build check-generated test-go fuzz test-integration
 
 setup-test:
 	@scripts/setup.sh --browser
@@ -48,6 +48,12 @@ check-generated:
 test-go:
 	$(GO) test -count=1 -p 1 ./...
 	cd third_party/zmq4 && $(GO) test -count=1 -run 'Patch|Fuzz' .
+
+# Every fuzz target for FUZZTIME each (scripts/fuzz.sh: one line a target,
+# and where a failing input was written).
+FUZZTIME ?= 5s
+fuzz:
+	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 
 test-integration: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m pytest -q -p no:cacheprovider tests

@@ -1,0 +1,59 @@
+#!/bin/sh
+# fuzz.sh: runs every fuzz target for a short fixed time, one target per
+# `go test -fuzz` (go fuzzes one target at a time), and prints one line per
+# target. A failing input is written by go under the package's
+# testdata/fuzz/FuzzXxx/; this prints where. Commit it (with a one-line
+# comment in the target naming the bug) and it runs under `go test ./...`
+# as a regression test from then on.
+#
+#   scripts/fuzz.sh                   every target, FUZZTIME each (default 5s)
+#   FUZZTIME=60s scripts/fuzz.sh FuzzVerify FuzzParse   the targets named
+#
+# Exits non-zero if any target fails.
+set -u
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-5s}
+
+# module folder, package, target
+targets='
+. ./kernel FuzzReceive
+. ./kernel FuzzConnectionFile
+. ./cells FuzzParseMagic
+. ./stdlib/bench FuzzParseOptions
+. ./ipynb FuzzReadNotebook
+. ./ipynb FuzzVerify
+. ./stdlib/asm FuzzParse
+. ./stdlib/harness FuzzRecords
+third_party/zmq4 . FuzzReadMsg
+third_party/zmq4 . FuzzHandshake
+'
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+start=$(date +%s)
+echo "$targets" | while read -r mod pkg name; do
+	[ -n "$name" ] || continue
+	if [ $# -gt 0 ]; then
+		want=no
+		for a in "$@"; do [ "$a" = "$name" ] && want=yes; done
+		[ $want = yes ] || continue
+	fi
+	where=$(echo "$mod/$pkg" | sed 's#/\./#/#; s#^\./##; s#/\.$##')
+	t0=$(date +%s)
+	if (cd "$mod" && $GO test -run '^$' -fuzz "^$name\$" -fuzztime "$FUZZTIME" "$pkg") >"$out" 2>&1; then
+		printf 'fuzz: ok    %-20s %-18s %ss\n' "$name" "$where" $(($(date +%s) - t0))
+	else
+		printf 'fuzz: FAIL  %-20s %-18s %ss\n' "$name" "$where" $(($(date +%s) - t0))
+		grep -v '^fuzz: elapsed' "$out" | sed 's/^/    /' | head -40
+		sed -n 's#^ *Failing input written to \(.*\)$#    failing input: '"$where"'/\1#p' "$out"
+		echo fail >>"$out.failed"
+	fi
+done
+if [ -e "$out.failed" ]; then
+	rm -f "$out.failed"
+	echo "fuzz: failures above; total $(($(date +%s) - start))s"
+	exit 1
+fi
+echo "fuzz: all passed in $(($(date +%s) - start))s (FUZZTIME=$FUZZTIME each)"
