@@ -62,7 +62,13 @@ func FuzzParseMagic(f *testing.F) {
 			}
 			return
 		}
-		if m.Kind != NativeC && m.Kind != NativeGo && m.Kind != Bench {
+		if m.Kind == Help { // %help, %lsmagic, MAGIC? (the input " ?" found it)
+			if text, err := HelpText(m.Name); (err == nil) == (text == "") {
+				t.Fatalf("help on %q: %q, %v", m.Name, text, err)
+			}
+			return
+		}
+		if m.Kind != NativeC && m.Kind != NativeGo && m.Kind != NativeGoTest && m.Kind != Bench {
 			t.Fatalf("unknown kind %d", m.Kind)
 		}
 		if !nameRE.MatchString(m.Name) || token.IsKeyword(m.Name) {
@@ -74,7 +80,7 @@ func FuzzParseMagic(f *testing.F) {
 		if m.Kind == Bench && strings.TrimSpace(stripComments(m.Body)) != "" || m.Kind != Bench && strings.TrimSpace(m.Body) == "" {
 			t.Fatalf("accepted kind %d with body %q", m.Kind, m.Body)
 		}
-		magic := map[Kind]string{NativeC: "%%c", NativeGo: "%%go", Bench: "%bench"}[m.Kind]
+		magic := map[Kind]string{NativeC: "%%c", NativeGo: "%%go", NativeGoTest: "%%gotest", Bench: "%bench"}[m.Kind]
 		line := magic + " " + quoteWords(append([]string{m.Name}, m.Args...))
 		back, err := ParseMagic(line + "\n" + m.Body)
 		if err != nil || back.Kind != m.Kind || back.Name != m.Name || !reflect.DeepEqual(back.Args, m.Args) || back.Body != m.Body {

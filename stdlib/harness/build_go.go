@@ -120,33 +120,45 @@ func (goToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "cell.go", src, parser.SkipObjectResolution)
+	fset, file, err := parseCell("cell.go", src)
 	if err != nil {
-		line := 0
-		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
-			line = list[0].Pos.Line
-		}
-		return nil, false, &Error{Stage: "compile", Line: line, Message: err.Error()}
+		return nil, false, err
 	}
 	variants, setup, err := goVariants(fset, file, spec)
 	if err != nil {
 		return nil, false, err
 	}
+	return variants, setup, writeModule(dir, map[string]string{"cell.go": src, "bbmain.go": goMain(variants, setup)})
+}
+
+// parseCell parses a Go cell's generated source; a syntax error is a
+// compile error at its line.
+func parseCell(name, src string) (*token.FileSet, *ast.File, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+	if err != nil {
+		line := 0
+		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
+			line = list[0].Pos.Line
+		}
+		return nil, nil, &Error{Stage: "compile", Line: line, Message: err.Error()}
+	}
+	return fset, file, nil
+}
+
+// writeModule writes the generated module of a Go cell into dir: the
+// harness package, go.mod and files.
+func writeModule(dir string, files map[string]string) error {
 	if err := writeTree("go", dir); err != nil {
-		return nil, false, err
+		return err
 	}
-	files := map[string]string{
-		"go.mod":    fmt.Sprintf("module %s\n\ngo %s\n", goModule, goLangVersion()),
-		"cell.go":   src,
-		"bbmain.go": goMain(variants, setup),
-	}
+	files["go.mod"] = fmt.Sprintf("module %s\n\ngo %s\n", goModule, goLangVersion())
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			return nil, false, err
+			return err
 		}
 	}
-	return variants, setup, nil
+	return nil
 }
 
 // goVariants finds func BenchXxx() and func Setup() in the cell.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -113,33 +112,15 @@ func (gotestToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "cell_test.go", src, parser.SkipObjectResolution)
+	fset, file, err := parseCell("cell_test.go", src)
 	if err != nil {
-		line := 0
-		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
-			line = list[0].Pos.Line
-		}
-		return nil, false, &Error{Stage: "compile", Line: line, Message: err.Error()}
+		return nil, false, err
 	}
 	variants, setup, err := gotestVariants(fset, file, spec)
 	if err != nil {
 		return nil, false, err
 	}
-	if err := writeTree("go", dir); err != nil {
-		return nil, false, err
-	}
-	files := map[string]string{
-		"go.mod":         fmt.Sprintf("module %s\n\ngo %s\n", goModule, goLangVersion()),
-		"cell_test.go":   src,
-		"bbmain_test.go": gotestMain(pkg, variants, setup),
-	}
-	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			return nil, false, err
-		}
-	}
-	return variants, setup, nil
+	return variants, setup, writeModule(dir, map[string]string{"cell_test.go": src, "bbmain_test.go": gotestMain(pkg, variants, setup)})
 }
 
 // gotestVariants finds func BenchmarkXxx(b *testing.B) and func Setup() in
