@@ -59,13 +59,20 @@ func goSource(spec Spec) (string, error) {
 	if usesBench {
 		imp = fmt.Sprintf("import bench %q", goModule+"/bench")
 	}
-	directive := func(line int) string { return fmt.Sprintf("//line %s:%d\n", spec.Label, line) }
-	if pkgLine == 0 {
-		return "package main; " + imp + "\n" + directive(spec.Line) + code + "\n", nil
-	}
-	if pkgName != "main" {
+	if pkgLine != 0 && pkgName != "main" {
 		return "", &Error{Stage: "source", Line: spec.Line + pkgLine - 1, Message: fmt.Sprintf(
 			"a %%%%go kernel is package main, not package %s (the package clause may be left out)", pkgName)}
+	}
+	return withImports(code, pkgLine, imp, spec), nil
+}
+
+// withImports puts the import line imp after the cell's package clause
+// (at line pkgLine, 0 when it has none: then package main comes first),
+// with //line directives so that every line keeps its cell line number.
+func withImports(code string, pkgLine int, imp string, spec Spec) string {
+	directive := func(line int) string { return fmt.Sprintf("//line %s:%d\n", spec.Label, line) }
+	if pkgLine == 0 {
+		return "package main; " + imp + "\n" + directive(spec.Line) + code + "\n"
 	}
 	lines := strings.SplitAfter(code, "\n")
 	var b strings.Builder
@@ -82,7 +89,7 @@ func goSource(spec Spec) (string, error) {
 		b.WriteString(l)
 	}
 	b.WriteString("\n")
-	return b.String(), nil
+	return b.String()
 }
 
 // packageClause returns the 1-based line of the package clause and its name,

@@ -61,26 +61,10 @@ func gotestSource(spec Spec) (src, pkg string, err error) {
 		imps = append(imps, `import "testing"`)
 	}
 	imp := strings.Join(imps, "; ")
-	directive := func(line int) string { return fmt.Sprintf("//line %s:%d\n", spec.Label, line) }
 	if pkgLine == 0 {
-		return "package main; " + imp + "\n" + directive(spec.Line) + code + "\n", "main", nil
+		pkgName = "main"
 	}
-	lines := strings.SplitAfter(code, "\n")
-	var b strings.Builder
-	b.WriteString(directive(spec.Line))
-	for _, l := range lines[:pkgLine] {
-		b.WriteString(l)
-	}
-	if !strings.HasSuffix(b.String(), "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(imp + "\n")
-	b.WriteString(directive(spec.Line + pkgLine))
-	for _, l := range lines[pkgLine:] {
-		b.WriteString(l)
-	}
-	b.WriteString("\n")
-	return b.String(), pkgName, nil
+	return withImports(code, pkgLine, imp, spec), pkgName, nil
 }
 
 // importsTesting reports whether the cell imports "testing" itself.
