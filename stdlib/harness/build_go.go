@@ -250,14 +250,20 @@ func goEnv() []string {
 }
 
 func (goToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, out string) (string, error) {
+	return goCompile(ctx, spec, []string{"build"}, flags, dir, out)
+}
+
+// goCompile runs `go SUBCOMMAND -o out flags .` in the generated module
+// (go build for %%go, go test -c for %%gotest). go's work folders
+// (GOTMPDIR) are made in the build folder, which is removed whatever
+// happens, even when go is killed.
+func goCompile(ctx context.Context, spec Spec, sub, flags []string, dir, out string) (string, error) {
 	path, err := goCommand()
 	if err != nil {
 		return "", err
 	}
-	args := append([]string{"build", "-o", out}, flags...)
+	args := append(append(append([]string{}, sub...), "-o", out), flags...)
 	args = append(args, ".")
-	// go build's work folders (GOTMPDIR) are made in the build folder,
-	// which is removed whatever happens, even when go build is killed.
 	tmp := filepath.Join(dir, ".gotmp")
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return "", err
@@ -273,7 +279,7 @@ func (goToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, 
 			return "", ctx.Err()
 		}
 		if strings.Contains(msg, "flag provided but not defined") || strings.Contains(msg, "unknown flag") {
-			return "", &Error{Stage: "flags", Message: "go build rejected the flags " + strings.Join(flags, " ") + ":\n" + msg}
+			return "", &Error{Stage: "flags", Message: "go " + strings.Join(sub, " ") + " rejected the flags " + strings.Join(flags, " ") + ":\n" + msg}
 		}
 		return "", &Error{Stage: "compile", Line: firstGoErrorLine(msg, spec.Label), Message: msg}
 	}

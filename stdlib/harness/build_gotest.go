@@ -7,8 +7,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -263,32 +261,7 @@ func TestMain(m *bbtesting.M) {
 }
 
 func (gotestToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, out string) (string, error) {
-	path, err := goCommand()
-	if err != nil {
-		return "", err
-	}
-	args := append([]string{"test", "-c", "-o", out}, flags...)
-	args = append(args, ".")
-	tmp := filepath.Join(dir, ".gotmp")
-	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return "", err
-	}
-	cmd := command(dir, path, args...)
-	cmd.Env = append(goEnv(), "GOTMPDIR="+tmp)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = RunProc(ctx, cmd)
-	msg := tidyGoOutput(buf.String(), dir)
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if strings.Contains(msg, "flag provided but not defined") || strings.Contains(msg, "unknown flag") {
-			return "", &Error{Stage: "flags", Message: "go test -c rejected the flags " + strings.Join(flags, " ") + ":\n" + msg}
-		}
-		return "", &Error{Stage: "compile", Line: firstGoErrorLine(msg, spec.Label), Message: msg}
-	}
-	return msg, nil
+	return goCompile(ctx, spec, []string{"test", "-c"}, flags, dir, out)
 }
 
 func (gotestToolchain) disassemble(ctx context.Context, binary string) (map[string]asm.Func, string, error) {
