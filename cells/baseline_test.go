@@ -62,13 +62,15 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 		t.Errorf("an unchanged kernel was measured against itself as a baseline")
 	}
 	// 25% more work must read "slower" near 1.25. A verdict is a 95%
-	// claim on a shared machine, so a miss is measured once more (the
-	// edit is made again under another name, which the session measures
-	// against the same previous build) before it fails the test.
+	// claim, and other work on a 2-CPU machine (seen: builds running
+	// beside the test widened the interval to [0.953, 1.810]) can hide a
+	// difference, so a miss is measured again, up to three times, against
+	// the same previous build before it fails the test.
 	execute(t, s, "Cell[5]", chainKernel("k", 5))
 	var rec *recorder
 	var after *bench.Result
-	for try := 0; try < 2; try++ {
+	const tries = 3
+	for try := 0; try < tries; try++ {
 		if try > 0 {
 			s.mu.Lock()
 			s.benched["k"] = s.benched["k0"]
@@ -79,7 +81,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 			s.benched["k0"] = s.benched["k"]
 		}
 		s.mu.Unlock()
-		rec, after = benchResult(t, s, "Cell[6]", "%bench k reps=40 runs=20")
+		rec, after = benchResult(t, s, "Cell[6]", "%bench k reps=60 runs=20")
 		if after.Baseline == nil || !after.Baseline.SameRun {
 			t.Fatalf("no same-run baseline after an edit: %+v", after.Findings)
 		}
@@ -90,8 +92,8 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 		if e.Verdict == bench.VerdictSlower && e.Ratio > 1.1 && e.Ratio < 1.45 && len(e.SamplesNS) == after.Protocol.Reps {
 			break
 		}
-		if try == 1 {
-			t.Errorf("25%% more work, twice: verdict %q ratio %.3f [%.3f, %.3f], %d samples", e.Verdict, e.Ratio, e.CILow, e.CIHigh, len(e.SamplesNS))
+		if try == tries-1 {
+			t.Errorf("25%% more work, three times: verdict %q ratio %.3f [%.3f, %.3f], %d samples", e.Verdict, e.Ratio, e.CILow, e.CIHigh, len(e.SamplesNS))
 		}
 		t.Logf("try %d: 25%% more work read %q, ratio %.3f [%.3f, %.3f]", try+1, e.Verdict, e.Ratio, e.CILow, e.CIHigh)
 	}
