@@ -54,6 +54,9 @@ mkdir -p "$root/usr/local/share/ca-certificates" "$root/etc/ssl/certs"
 cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 [ -f /etc/ssl/certs/ca-certificates.crt ] && cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+# Every machine has an /etc/hosts naming localhost; debootstrap's minbase
+# root has none (a container runtime writes one), and tests dial localhost.
+[ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 for m in /proc /sys /dev /dev/pts /dev/shm; do
 	mkdir -p "$root$m"
 	case $m in
