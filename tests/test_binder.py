@@ -123,7 +123,16 @@ def run_postbuild(base, env):
     home.mkdir(exist_ok=True)
     home.chmod(0o777)
     env["PATH"] = f"{fake_go(base)}:{env['PATH']}"
-    return subprocess.run(as_notebook_user() + ["bash", str(POSTBUILD)], cwd=ROOT, env=env,
+    # A copy the notebook user can read: the checkout may sit in a folder
+    # it cannot enter (/root, as in make test-fresh's chroot). With the fake
+    # go, postBuild needs no sources beside it.
+    repo = base / "repo"
+    repo.mkdir(exist_ok=True)
+    repo.chmod(0o755)
+    script = repo / "postBuild"
+    shutil.copyfile(POSTBUILD, script)
+    script.chmod(0o755)
+    return subprocess.run(as_notebook_user() + ["bash", str(script)], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
