@@ -105,7 +105,7 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 	if opt.Counts {
 		steps = append(steps, step{"instruction counts under valgrind", r.counts})
 	}
-	stopDuring, _ := r.startDuring()
+	stopDuring := r.startDuring()
 	runErr := r.startLoad(ctx)
 	for _, s := range steps {
 		if runErr != nil {
@@ -260,14 +260,14 @@ func (r *runner) progress(p Progress) {
 	}
 }
 
-// startDuring starts watching the machine (busy CPUs, other processes) and
-// the load threads asked for; both stop when the measuring ends.
-func (r *runner) startDuring() (func() (machine.During, error), func()) {
-	stopDuring := func() (machine.During, error) { return machine.During{}, errors.New("not measured") }
+// startDuring starts watching the machine (busy CPUs, other processes);
+// the returned func stops it when the measuring ends. (startLoad starts the
+// load threads asked for.)
+func (r *runner) startDuring() func() (machine.During, error) {
 	if stop, err := machine.Measure(5); err == nil {
-		stopDuring = stop
+		return stop
 	}
-	return stopDuring, func() {}
+	return func() (machine.During, error) { return machine.During{}, errors.New("not measured") }
 }
 
 // startLoad starts the busy threads load= asks for, pinned to CPUs other
