@@ -35,6 +35,10 @@ keep=yes
 root=${FRESH_ROOT:-}
 if [ -z "$root" ]; then
 	root=$(mktemp -d /var/tmp/benchbook-fresh.XXXXXX)
+	# mktemp makes it 0700; a machine's / is 0755. As 0700, a user other than
+	# root in the chroot can exec bash but ld.so cannot open its libraries
+	# ("libtinfo.so.6: Permission denied"), which failed the Binder tests.
+	chmod 755 "$root"
 	keep=no
 fi
 mounted=""
