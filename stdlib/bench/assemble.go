@@ -52,6 +52,9 @@ func (r *runner) assemble() {
 	for i, name := range r.opt.Variants {
 		hv := r.variant(name)
 		v := Variant{Name: name, Batch: int(max(d.batch[name], 1))}
+		if r.opt.Batch > 0 {
+			v.BatchAuto = int(max(d.autoBatch[name], 1))
+		}
 		if hv != nil {
 			v.Asm, v.Dead, v.Hollow, v.Finding = hv.Asm, hv.Dead, hv.Hollow, hv.Finding
 			if v.Batch > 1 {

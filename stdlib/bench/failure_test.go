@@ -85,6 +85,50 @@ func TestShortPassesAreBatched(t *testing.T) {
 	}
 }
 
+// batch=1 times a short pass alone: the sample then holds the clock reads,
+// and the result keeps what the calibration would have chosen; batch=K
+// fixes K. The two are measured side by side on the same binary.
+func TestBatchKeyFixesPassesPerSample(t *testing.T) {
+	k := buildC(t, "tiny", "static unsigned x = 1;\nBENCH(step) { x = x * 1103515245u + 12345u; bench_sink(x); }\n")
+	alone, err := runQuick(t, context.Background(), k, "fresh=step", "batch=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed, err := runQuick(t, context.Background(), k, "fresh=step", "batch=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	auto, err := runQuick(t, context.Background(), k, "fresh=step")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, f, b := alone.Variant("step"), fixed.Variant("step"), auto.Variant("step")
+	if a.Batch != 1 || a.BatchAuto < 10 || f.Batch != 7 || f.BatchAuto < 10 || b.BatchAuto != 0 {
+		t.Fatalf("batch=1: %d (auto %d); batch=7: %d (auto %d); auto: auto field %d", a.Batch, a.BatchAuto, f.Batch, f.BatchAuto, b.BatchAuto)
+	}
+	if alone.Protocol.Batch != "1" || fixed.Protocol.Batch != "7" || auto.Protocol.Batch != "auto" {
+		t.Errorf("protocol.batch = %q, %q, %q", alone.Protocol.Batch, fixed.Protocol.Batch, auto.Protocol.Batch)
+	}
+	// A pass of a few instructions timed alone carries the clock: at least
+	// 3x the same pass's share of a batch.
+	perPass, batched := alone.Summary("step", "interleaved").Median, auto.Summary("step", "interleaved").Median
+	if perPass < 3*batched {
+		t.Errorf("timed alone %v ns per pass, in batches %v ns: the clock reads should dominate the single pass", perPass, batched)
+	}
+	var said bool
+	for _, f := range alone.Findings {
+		said = said || f.Kind == KindBatch && strings.Contains(f.Text, "pass by pass")
+	}
+	if !said {
+		t.Errorf("batch=1 of a short pass not said: %+v", alone.Findings)
+	}
+	for _, bad := range []string{"batch=0", "batch=-1", "batch=x", "batch=99999999999"} {
+		if _, err := ParseOptions([]string{bad}); err == nil || !strings.Contains(err.Error(), "batch=") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
+
 // An interrupt kills the process group within 2 s, keeps what was measured
 // and marks the result partial.
 func TestInterruptKeepsWhatWasMeasured(t *testing.T) {

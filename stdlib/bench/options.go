@@ -35,6 +35,9 @@ const (
 	// SettleShare is how much of the per-process timeout settle may take
 	// at most: the process still has to warm up and measure.
 	SettleShare = 4
+	// MaxBatch bounds batch=K: a sample of K passes must end within the
+	// process's timeout even for a pass of a microsecond.
+	MaxBatch = 1 << 24
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
@@ -77,6 +80,10 @@ type Options struct {
 	// Counts runs each variant under valgrind's callgrind too and records
 	// its instructions per pass: the one figure the load does not move.
 	Counts bool
+	// Batch fixes the passes per sample of every live variant (batch=K; 1
+	// times every pass alone); 0 lets the first execution choose (a pass
+	// shorter than ReadsPerPass clock reads is batched).
+	Batch int64
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -121,6 +128,7 @@ var keyHelp = map[string]string{
 	"cold":     "when the cold pass is timed: start (before setup, untouched memory) or after-setup (first use of set-up data, caches evicted)",
 	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",
 	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
+	"batch":    "auto (the default: a pass shorter than 100 clock reads is timed in batches), 1 (every pass timed alone, to see what the clock does to a short pass) or K passes per sample",
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 }
 
@@ -284,6 +292,16 @@ func (o *Options) set(key, val string) error {
 		default:
 			return fmt.Errorf("aslr=%s: want aslr=off or aslr=on", val)
 		}
+	case "batch":
+		if val == "auto" {
+			o.Batch = 0
+			break
+		}
+		n, e := strconv.ParseInt(val, 10, 64)
+		if e != nil || n < 1 || n > MaxBatch {
+			return fmt.Errorf("batch=%s: want auto or a whole number of passes per sample from 1 to %d", val, MaxBatch)
+		}
+		o.Batch = n
 	case "layouts":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < 1 || n > harness.MaxLayouts {

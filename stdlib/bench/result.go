@@ -85,6 +85,9 @@ type Protocol struct {
 	// Bootstrap settings of results made before StatsMethod existed.
 	BootstrapResamples int    `json:"bootstrap_resamples,omitempty"`
 	BootstrapSeed      uint64 `json:"bootstrap_seed,omitempty"`
+	// Batch is batch=: "auto" (the calibration chooses) or a fixed number
+	// of passes per sample; empty in results made before it existed.
+	Batch string `json:"batch,omitempty"`
 	// ReadsPerPass is how many clock reads a pass must last to be timed alone.
 	ReadsPerPass int `json:"reads_per_pass,omitempty"`
 	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
@@ -190,6 +193,8 @@ type Variant struct {
 	// reads of the timed function.
 	RegionInstructions int `json:"region_instructions,omitempty"`
 	Batch              int `json:"batch"`
+	// BatchAuto, with batch=K, is what the calibration would have chosen.
+	BatchAuto int `json:"batch_auto,omitempty"`
 	// The batch function (k passes between two clock reads), analysed
 	// like the single pass: it is what a batched variant's samples time.
 	BatchAsm     string    `json:"batch_asm,omitempty"`

@@ -46,20 +46,22 @@ type runner struct {
 
 // collected is what the processes measured, before it is summarised.
 type collected struct {
-	slots   []string    // interleaved slots; the last is the A/A copy
-	inter   [][]float64 // per slot, ns per pass, in round order
-	pos     [][]int     // per slot, its position in each round
-	counts  map[string]int64
-	batch   map[string]int64
-	inproc  map[string]*inProc
-	fresh   map[string]*freshRuns
-	sums    map[string]*Checksum
-	clock   *Clock
-	aaIndex int
+	slots  []string    // interleaved slots; the last is the A/A copy
+	inter  [][]float64 // per slot, ns per pass, in round order
+	pos    [][]int     // per slot, its position in each round
+	counts map[string]int64
+	batch  map[string]int64
+	// autoBatch is the batch size the calibration chose, before batch=K.
+	autoBatch map[string]int64
+	inproc    map[string]*inProc
+	fresh     map[string]*freshRuns
+	sums      map[string]*Checksum
+	clock     *Clock
+	aaIndex   int
 }
 
 func newCollected() collected {
-	return collected{batch: map[string]int64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
+	return collected{batch: map[string]int64{}, autoBatch: map[string]int64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
 		sums: map[string]*Checksum{}}
 }
 
@@ -203,6 +205,10 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 	}
 	if opt.NoASLR {
 		p.ASLR = "off"
+	}
+	p.Batch = "auto"
+	if opt.Batch > 0 {
+		p.Batch = strconv.FormatInt(opt.Batch, 10)
 	}
 	if opt.Elements > 0 {
 		e := opt.Elements
@@ -370,6 +376,10 @@ func (r *runner) collectBatches(p *proc) error {
 			return err
 		}
 		name := rec.Fields["variant"]
+		r.data.autoBatch[name] = k
+		if r.opt.Batch > 0 {
+			k = r.opt.Batch // batch=K: the user's choice, the calibration's kept
+		}
 		if v := r.variant(name); v != nil && (v.Dead || v.Hollow) {
 			k = 1
 		}

@@ -378,15 +378,34 @@ func batchSentences(f *facts) []Sentence {
 	var out []Sentence
 	for i := range f.r.Variants {
 		v := &f.r.Variants[i]
+		clock := f.r.Conditions.Clock
 		if v.Batch <= 1 {
+			if v.BatchAuto > 1 {
+				out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed pass by pass, as batch=1 asked, though the calibration would have timed it in batches of %d: "+
+					"one pass is shorter than %d clock reads (%s each), so each sample includes the clock reads around it and is rounded to the clock's step (%s)%s",
+					v.Name, v.BatchAuto, f.r.Protocol.ReadsPerPass, FormatNS(clock.ReadCostNS), FormatNS(clock.ResolutionNS), readsText(v, clock.ReadCostNS)))...)
+			}
 			continue
 		}
-		out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes: one pass is shorter than %d clock reads (%s each), "+
+		asked := ""
+		if v.BatchAuto > 0 {
+			asked = fmt.Sprintf(" (batch=%d; the calibration would have chosen %d)", v.Batch, v.BatchAuto)
+		}
+		out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes"+asked+": one pass is shorter than %d clock reads (%s each), "+
 			"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
 			"which hides the single slow pass that per-pass timing would show; the spread of batch means is not the spread of passes, so "+
 			"no sentence here reads pair shares of it as what one run resolves", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch)+batchAsmText(v))...)
 	}
 	return out
+}
+
+// readsText says how many clock reads a per-pass sample's median lasts.
+func readsText(v *Variant, readCost float64) string {
+	m, ok := median(v.Series.Interleaved)
+	if !ok || readCost <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; its median sample, %s, lasts %.1f clock reads", FormatNS(m), m/readCost)
 }
 
 // batchAsmText says what the batch loop holds, from its own disassembly.

@@ -57,6 +57,7 @@ func init() {
 		"KindSpread":            reflect.ValueOf(constant.MakeFromLiteral("\"spread\"", token.STRING, 0)),
 		"LayoutAlpha":           reflect.ValueOf(constant.MakeFromLiteral("0.05000000000000000000067762635780344027125465800054371356964111328", token.FLOAT, 0)),
 		"LoadLimit":             reflect.ValueOf(constant.MakeFromLiteral("1", token.FLOAT, 0)),
+		"MaxBatch":              reflect.ValueOf(constant.MakeFromLiteral("16777216", token.INT, 0)),
 		"MaxBootstrapResamples": reflect.ValueOf(constant.MakeFromLiteral("100000", token.INT, 0)),
 		"MaxReps":               reflect.ValueOf(constant.MakeFromLiteral("100000", token.INT, 0)),
 		"MaxSettle":             reflect.ValueOf(bench.MaxSettle),
