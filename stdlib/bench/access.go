@@ -62,3 +62,31 @@ func (r *Result) Ratio(a, b string) (float64, bool) {
 	}
 	return x.Median / y.Median, true
 }
+
+// Comparison is the verdict on variant a over variant b in the interleaved
+// series, as the result states it (the slower over the faster) or turned
+// round when it states b over a: the ratio, the interval bounds and the
+// Hodges-Lehmann ratio inverted, the test unchanged. ok is false when the
+// result compared no such pair.
+func (r *Result) Comparison(a, b string) (c Comparison, ok bool) {
+	for _, x := range r.Comparisons {
+		switch {
+		case x.A == a && x.B == b:
+			return x, true
+		case x.A == b && x.B == a:
+			x.A, x.B = a, b
+			x.Ratio, x.CILow, x.CIHigh = inv(x.Ratio), inv(x.CIHigh), inv(x.CILow)
+			x.Shift = inv(x.Shift)
+			return x, true
+		}
+	}
+	return Comparison{}, false
+}
+
+// inv is 1/x, and 0 for 0 (an undefined figure stays undefined).
+func inv(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return 1 / x
+}

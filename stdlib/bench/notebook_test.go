@@ -63,3 +63,24 @@ func TestReadNotebookErrorsNameTheFile(t *testing.T) {
 		}
 	}
 }
+
+// Comparison turns a stated verdict round: b over a is the inverse of a
+// over b, interval bounds swapped, the test the same.
+func TestComparisonEitherWayRound(t *testing.T) {
+	r := &Result{Comparisons: []Comparison{{A: "slow", B: "fast", Series: "interleaved", Ratio: 4, CILow: 2, CIHigh: 8,
+		PValue: 0.01, Significant: true, Stat: Stat{Shift: 5}}}}
+	c, ok := r.Comparison("slow", "fast")
+	if !ok || c.Ratio != 4 || c.CILow != 2 {
+		t.Fatalf("as stated: %+v %v", c, ok)
+	}
+	c, ok = r.Comparison("fast", "slow")
+	if !ok || c.A != "fast" || c.Ratio != 0.25 || c.CILow != 0.125 || c.CIHigh != 0.5 || c.Shift != 0.2 || c.PValue != 0.01 || !c.Significant {
+		t.Errorf("turned round: %+v %v", c, ok)
+	}
+	if _, ok := r.Comparison("fast", "other"); ok {
+		t.Error("a pair never compared was found")
+	}
+	if r.Comparisons[0].Ratio != 4 {
+		t.Error("turning round changed the result")
+	}
+}
