@@ -161,7 +161,7 @@ func referenceVariant(r *Result) string {
 // aaFloor is how far from 1 the A/A control's interval reaches: a ratio of
 // medians closer to 1 than that cannot be told from identical code.
 func aaFloor(aa AA) float64 {
-	if aa.Variant == "" || aa.Ratio <= 0 {
+	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) {
 		return 0
 	}
 	return math.Max(aa.CIHigh-1, 1-aa.CILow)

@@ -104,3 +104,29 @@ func TestFindingsAreTheKindedSentences(t *testing.T) {
 		t.Errorf("an empty result has findings %#v, want an empty list", got)
 	}
 }
+
+// Too few rounds to bound a 95% interval (8: the signed-rank interval needs
+// at least 10 at rho 0): no sentence and no table prints the [0, +Inf]
+// stored as [0, 0] as an interval, and the A/A control sets no floor.
+func TestUnboundedIntervalsAreNeverPrintedAsIntervals(t *testing.T) {
+	s := spec(liveOne, benchtest.VariantSpec{Name: "b", MedianNS: 4.1e5, Spread: 0.3})
+	s.Reps = 8
+	r := benchtest.Synthetic(s)
+	if len(r.Comparisons) != 1 || bench.Bounded(r.Comparisons[0].CILow, r.Comparisons[0].CIHigh) || r.Comparisons[0].Undefined == "" {
+		t.Fatalf("8 rounds should leave the interval unbounded: %+v", r.Comparisons)
+	}
+	var all []string
+	for _, f := range r.Findings {
+		all = append(all, f.Text)
+	}
+	text := strings.Join(all, "\n")
+	if strings.Contains(text, "interval [0") || strings.Contains(text, ", 0]") || strings.Contains(text, "floor of this run") {
+		t.Errorf("an unbounded interval read as one:\n%s", text)
+	}
+	if strings.Count(text, "no 95% interval (too few samples") < 2 {
+		t.Errorf("the comparison and the A/A control should both say they have no interval and why:\n%s", text)
+	}
+	if bench.FormatInterval(0, 0) != "none" || bench.FormatInterval(0.9, 1.1) != "[0.900, 1.100]" {
+		t.Errorf("FormatInterval: %q %q", bench.FormatInterval(0, 0), bench.FormatInterval(0.9, 1.1))
+	}
+}

@@ -37,8 +37,18 @@ func pText(p float64, st Stat, family int) string {
 	return fmt.Sprintf("p = %.2g (%.2g adjusted for the %d comparisons, Holm)", p, st.PAdjusted, family)
 }
 
-func intervalText(lo, hi float64) string {
-	return fmt.Sprintf("95%% interval [%s, %s]", FormatRatio(lo), FormatRatio(hi))
+// intervalText is a verdict's 95% interval, or why it has none: an
+// interval the samples cannot bound (too few rounds for 95% at their
+// autocorrelation, a sample of zero) is stored as [0, 0] (JSON has no
+// infinity) and must never be printed as one.
+func intervalText(lo, hi float64, why string) string {
+	if !Bounded(lo, hi) {
+		if why == "" {
+			why = "the samples cannot bound it"
+		}
+		return "no 95% interval (" + why + ")"
+	}
+	return "95% interval " + FormatInterval(lo, hi)
 }
 
 func partialSentences(f *facts) []Sentence {
@@ -133,7 +143,7 @@ func comparisonSentences(f *facts) []Sentence {
 		if a == nil || b == nil || !live(a) || !live(b) {
 			continue
 		}
-		measured := fmt.Sprintf("%s, %s in the %s series", EstimateText(c.A+"/"+c.B, c.Ratio, c.Shift, c.CILow, c.CIHigh),
+		measured := fmt.Sprintf("%s, %s in the %s series", EstimateText(c.A+"/"+c.B, c.Ratio, c.Shift, c.CILow, c.CIHigh, c.Undefined),
 			pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
 		var text string
 		if c.Significant {
@@ -302,9 +312,14 @@ func resolutionSentences(f *facts) []Sentence {
 			FormatPct(PairQuantile), FormatPct(PairDifference(s.SamplesNS, PairQuantile)))
 		out = append(out, one(TopicResolution, KindResolution, f.ref.Name, text)...)
 	}
-	if aa := f.r.AA; f.floor > 0 {
+	switch aa := f.r.AA; {
+	case f.floor > 0:
 		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so a ratio of medians closer to 1 than about %s cannot be told from no difference in this run, whatever the code",
-			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh), FormatPct(f.floor))
+			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), FormatPct(f.floor))
+		out = append(out, one(TopicResolution, KindResolution, aa.Variant, text)...)
+	case aa.Variant != "" && aa.Ratio > 0:
+		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, with %s, so this run sets no floor under what it can resolve",
+			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined))
 		out = append(out, one(TopicResolution, KindResolution, aa.Variant, text)...)
 	}
 	return out

@@ -66,7 +66,7 @@ func BaselineLine(e BaselineVariant) string {
 	if e.Verdict == VerdictUndefined {
 		return fmt.Sprintf("%s / %s (%s): undefined: %s; new/previous medians %s", e.Name, series, asm, e.Undefined, FormatRatio(e.Ratio))
 	}
-	est := EstimateText("new/previous", e.Ratio, e.Shift, e.CILow, e.CIHigh) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
+	est := EstimateText("new/previous", e.Ratio, e.Shift, e.CILow, e.CIHigh, e.Undefined) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
 	switch e.Verdict {
 	case VerdictSlower, VerdictFaster:
 		return fmt.Sprintf("%s / %s (%s): %s, %s", e.Name, series, asm, e.Verdict, est)
@@ -79,12 +79,12 @@ func BaselineLine(e BaselineVariant) string {
 // ratio of medians falls outside the interval, which happens when the two
 // distributions differ in shape (a clock tick more or less, a bimodal
 // series) rather than only in place, it says so.
-func EstimateText(what string, ratio, shift, lo, hi float64) string {
+func EstimateText(what string, ratio, shift, lo, hi float64, why string) string {
 	text := fmt.Sprintf("%s = %s by the medians", what, ratioWords(ratio))
 	if shift > 0 && FormatRatio(shift) != FormatRatio(ratio) {
 		text += fmt.Sprintf(", typical ratio %s", FormatRatio(shift))
 	}
-	text += ", " + intervalText(lo, hi)
+	text += ", " + intervalText(lo, hi, why)
 	if ratio > 0 && (ratio < lo || ratio > hi) && lo > 0 {
 		text += ": the ratio of medians lies outside the interval of the typical ratio, so the two distributions differ in shape, not only in place"
 	}

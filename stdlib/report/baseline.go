@@ -58,7 +58,7 @@ func baselineTable(r *bench.Result) *table {
 		}
 		iv, p := "-", "-"
 		if e.Verdict != bench.VerdictUndefined {
-			iv = fmt.Sprintf("[%s, %s]", bench.FormatRatio(e.CILow), bench.FormatRatio(e.CIHigh))
+			iv = bench.FormatInterval(e.CILow, e.CIHigh)
 			p = fmt.Sprintf("%.3g", e.PAdjusted)
 		}
 		t.add(e.Name+" / "+strings.ReplaceAll(e.Series, "_", "-"), ns(pm), ns(now.Median), bench.FormatRatio(e.Ratio), bench.FormatRatio(e.Shift), iv, p,

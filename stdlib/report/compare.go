@@ -215,10 +215,10 @@ func conditionPairs(b, a *bench.Result) [][3]string {
 }
 
 func aaLine(aa bench.AA) string {
-	if !(aa.CILow > 0 && aa.CIHigh > 0) {
+	if !bench.Bounded(aa.CILow, aa.CIHigh) {
 		return "none"
 	}
-	return fmt.Sprintf("%s [%s, %s]", bench.FormatRatio(aa.Ratio), bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh))
+	return bench.FormatRatio(aa.Ratio) + " " + bench.FormatInterval(aa.CILow, aa.CIHigh)
 }
 
 func protoLine(p bench.Protocol) string {

@@ -100,12 +100,12 @@ func comparisonTable(r *bench.Result) *table {
 		if c.Method != "" {
 			padj = fmt.Sprintf("%.3g", c.PAdjusted)
 		}
-		t.add(c.A+" / "+c.B, c.Series, bench.FormatRatio(c.Ratio), fmt.Sprintf("[%s, %s]", bench.FormatRatio(c.CILow), bench.FormatRatio(c.CIHigh)),
+		t.add(c.A+" / "+c.B, c.Series, bench.FormatRatio(c.Ratio), bench.FormatInterval(c.CILow, c.CIHigh),
 			fmt.Sprintf("%.3g", c.PValue), padj, yesNo(c.Significant))
 	}
 	if aa := r.AA; aa.Variant != "" {
 		t.add("A/A: "+aa.Variant+" / its copy", "interleaved", bench.FormatRatio(aa.Ratio),
-			fmt.Sprintf("[%s, %s]", bench.FormatRatio(aa.CILow), bench.FormatRatio(aa.CIHigh)), fmt.Sprintf("%.3g", aa.PValue), "-", "control")
+			bench.FormatInterval(aa.CILow, aa.CIHigh), fmt.Sprintf("%.3g", aa.PValue), "-", "control")
 	}
 	return t
 }
