@@ -77,6 +77,10 @@ type Options struct {
 	// Counts runs each variant under valgrind's callgrind too and records
 	// its instructions per pass: the one figure the load does not move.
 	Counts bool
+	// Sweep is the sweep= axes (sweep.go) and Bytes the bytes= working
+	// set rule; the session builds one kernel per point (RunSweep).
+	Sweep []Axis
+	Bytes *BytesExpr
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -122,6 +126,8 @@ var keyHelp = map[string]string{
 	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",
 	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
+	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
+	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -220,11 +226,11 @@ func (o *Options) Check() error {
 			o.Settle, o.Timeout, SettleShare, o.Timeout/SettleShare)
 	}
 	if o.Predict != "" {
-		if _, err := ParsePrediction(o.Predict); err != nil {
+		if err := o.checkPredict(); err != nil {
 			return err
 		}
 	}
-	return nil
+	return o.checkSweep()
 }
 
 func unquote(s string) string {
@@ -327,10 +333,9 @@ func (o *Options) set(key, val string) error {
 	case "as":
 		o.As = val
 	case "predict":
-		if _, err := ParsePrediction(val); err != nil {
-			return err
-		}
-		o.Predict = val
+		o.Predict = val // checked with the sweep's axes in Check
+	case "sweep", "bytes":
+		return o.setSweep(key, val)
 	case "export":
 		o.Export = val
 	case "baseline":
