@@ -80,7 +80,10 @@ func TestVerifySweep(t *testing.T) {
 		{"a sweep value", func(rs []*bench.Result) { rs[1].Sweep.Value = 3072 }, "sweep point N=3K: bytes is 8192, the points' values and static data give null"},
 		{"bytes", func(rs []*bench.Result) { *rs[0].Sweep.Bytes = 8192 }, "sweep point N=1K: bytes is 8192, the points' values and static data give 4096"},
 		{"static data", func(rs []*bench.Result) { rs[2].Sweep.SectionBytes += 4096 }, "bytes is 16384, the points' values and static data give null"},
-		{"the prediction", func(rs []*bench.Result) { x := *rs[2].Sweep.Summary.Prediction.Observed * 1.5; rs[2].Sweep.Summary.Prediction.Observed = &x }, `sweep prediction "time(4K)/time(1K)~1": observed is`},
+		{"the prediction", func(rs []*bench.Result) {
+			x := *rs[2].Sweep.Summary.Prediction.Observed * 1.5
+			rs[2].Sweep.Summary.Prediction.Observed = &x
+		}, `sweep prediction "time(4K)/time(1K)~1": observed is`},
 		{"a point missing", func(rs []*bench.Result) { rs[0].Sweep.ID = "other" }, "sweep sweep-test: 2 points in the notebook, the sweep has 3"},
 	} {
 		out.Reset()
