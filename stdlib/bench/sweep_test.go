@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -286,4 +287,53 @@ func TestPredictVerdict(t *testing.T) {
 		}
 	}
 	_ = stats.Median
+}
+
+// Two axes: one curve per value of the second, each with its own steps,
+// the points labelled with both parameters, and the prediction naming a
+// point by both values.
+func TestSweepTwoAxes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	axes := []Axis{{"N", []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}, {"M", []int64{1, 8}}}
+	var rs []*Result
+	for i, p := range Points(axes) {
+		b := 4 * p[0] * p[1]
+		per := cacheCurve(b)
+		var ns []float64
+		for range 20 {
+			ns = append(ns, per*float64(p[0]*p[1])*math.Exp(0.02*rng.NormFloat64()))
+		}
+		rs = append(rs, &Result{Variants: []Variant{{Name: "sum", Series: Series{Interleaved: NewSamples(ns)}}},
+			Sweep: &SweepPoint{ID: "s2", Index: i, Of: 8, Param: "N", Value: p[0], Params: map[string]int64{"N": p[0], "M": p[1]},
+				Elements: p[0] * p[1], Bytes: &b, BytesRule: RuleFit}})
+	}
+	if got := PointLabel(rs[1]); got != "N=4K,M=8" {
+		t.Errorf("label %q", got)
+	}
+	if got := sweepAxes(rs); len(got) != 2 || fmt.Sprint(got[1].Values) != "[1 8]" || len(got[0].Values) != 4 {
+		t.Errorf("axes %v", got)
+	}
+	p, err := ParseSweepPrediction("time(1M,8)/time(1M,1)>1", axes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.JudgeSweep(rs, axes, "sum"); err != nil || p.Verdict != "held" {
+		t.Errorf("eight times the elements at M=8: %v %v", p.Verdict, err)
+	}
+	rs[7].Sweep.Summary = &SweepSummary{Axes: axes, Variant: "sum", Caches: testCaches, Prediction: p}
+	names, curves := Curves(rs, "sum")
+	if len(curves) != 2 || names[0] != "M=1" || names[1] != "M=8" || len(curves[0]) != 4 {
+		t.Fatalf("curves %v %d", names, len(curves))
+	}
+	all := ""
+	for _, s := range SweepSentences(rs) {
+		all += s.Text + "\n"
+	}
+	// M=1: 16K, 256K, 4M, 64M bytes: crosses L1d, L2 and L3 between points.
+	// M=8: 128K, 2M, 32M, 512M: L2, then L3 (32M fits), the last beyond.
+	for _, want := range []string{"a step at M=1: time per element rises", "crosses L1d (48KB)", "a step at M=8"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in\n%s", want, all)
+		}
+	}
 }
