@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"gonum.org/v1/plot"
@@ -83,7 +84,19 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 	if last.Partial {
 		title += " (partial run)"
 	}
-	c := newChart([]string{last.Kernel.Name + ": " + title, buildLine(last)})
+	// The build line names the swept macros once, not the last point's values.
+	hdr := *last
+	hdr.Kernel.Flags = nil
+	for _, f := range last.Kernel.Flags {
+		swept := false
+		for _, a := range sum.Axes {
+			swept = swept || strings.HasPrefix(f, "-D"+a.Param+"=")
+		}
+		if !swept {
+			hdr.Kernel.Flags = append(hdr.Kernel.Flags, f)
+		}
+	}
+	c := newChart([]string{last.Kernel.Name + ": " + title, buildLine(&hdr)})
 	p := c.p
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = bytesTicks{bytes: hasBytes}
