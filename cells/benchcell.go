@@ -30,6 +30,9 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 	if !nameRE.MatchString(as) || token.IsKeyword(as) {
 		return cellError("BenchError", label, 1, fmt.Sprintf("as=%s: the result's variable must be a Go identifier", as))
 	}
+	if opt.Sweep != nil {
+		return s.benchSweep(ctx, label, m.Name, as, opt, pub)
+	}
 	r, err := s.runBench(ctx, m.Name, opt, pub)
 	if r == nil {
 		return cellError("BenchError", label, 1, err.Error())

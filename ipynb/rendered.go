@@ -18,6 +18,9 @@ import (
 // not in the JSON, is a mismatch that names the output and the first line
 // that differs.
 func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
+	if r.Sweep != nil {
+		return checkSweepRendered(nb, f, r)
+	}
 	var problems []string
 	out := nb.Cells[f.Cell].Outputs[f.Output]
 	want := report.Result(r)

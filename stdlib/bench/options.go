@@ -84,6 +84,10 @@ type Options struct {
 	// times every pass alone); 0 lets the first execution choose (a pass
 	// shorter than ReadsPerPass clock reads is batched).
 	Batch int64
+	// Sweep is the sweep= axes (sweep.go) and Bytes the bytes= working
+	// set rule; the session builds one kernel per point (RunSweep).
+	Sweep []Axis
+	Bytes *BytesExpr
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -130,6 +134,8 @@ var keyHelp = map[string]string{
 	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
 	"batch":    "auto (the default: a pass shorter than 100 clock reads is timed in batches), 1 (every pass timed alone, to see what the clock does to a short pass) or K passes per sample",
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
+	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
+	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -228,11 +234,11 @@ func (o *Options) Check() error {
 			o.Settle, o.Timeout, SettleShare, o.Timeout/SettleShare)
 	}
 	if o.Predict != "" {
-		if _, err := ParsePrediction(o.Predict); err != nil {
+		if err := o.checkPredict(); err != nil {
 			return err
 		}
 	}
-	return nil
+	return o.checkSweep()
 }
 
 func unquote(s string) string {
@@ -345,10 +351,9 @@ func (o *Options) set(key, val string) error {
 	case "as":
 		o.As = val
 	case "predict":
-		if _, err := ParsePrediction(val); err != nil {
-			return err
-		}
-		o.Predict = val
+		o.Predict = val // checked with the sweep's axes in Check
+	case "sweep", "bytes":
+		return o.setSweep(key, val)
 	case "export":
 		o.Export = val
 	case "baseline":

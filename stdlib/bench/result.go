@@ -34,6 +34,8 @@ type Result struct {
 	Phases []Phase `json:"phases,omitempty"`
 	// RawFile is where the raw samples were written before anything was shown.
 	RawFile string `json:"raw_file,omitempty"`
+	// Sweep, in a result of sweep=, is its point (sweep.go).
+	Sweep *SweepPoint `json:"sweep,omitempty"`
 }
 
 // Kernel identifies the built benchmark kernel.

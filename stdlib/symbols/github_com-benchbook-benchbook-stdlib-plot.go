@@ -28,6 +28,7 @@ func init() {
 		"RunOrder":      reflect.ValueOf(plot.RunOrder),
 		"Samples":       reflect.ValueOf(plot.Samples),
 		"Strip":         reflect.ValueOf(plot.Strip),
+		"Sweep":         reflect.ValueOf(plot.Sweep),
 		"UnitFor":       reflect.ValueOf(plot.UnitFor),
 
 		// type definitions

@@ -24,6 +24,8 @@ func init() {
 		"OptLevelNote":     reflect.ValueOf(report.OptLevelNote),
 		"Result":           reflect.ValueOf(report.Result),
 		"RunToRunDrift":    reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
+		"SweepCommentary":  reflect.ValueOf(report.SweepCommentary),
+		"SweepPoint":       reflect.ValueOf(report.SweepPoint),
 		"TextWidth":        reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
 
 		// type definitions

@@ -1,0 +1,150 @@
+package bench
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// SweepPrediction is a scaling claim about a sweep, predict="time(64M)/time(1M)~64",
+// written before the run and judged after it from the interleaved samples of
+// the two points: the ratio of their medians (time per pass) with a bootstrap
+// interval (stats.RatioOfMedians, unpaired, seeded by Seed).
+type SweepPrediction struct {
+	Text  string  `json:"text"`
+	A     []int64 `json:"a"` // the point in the numerator, one value per axis
+	B     []int64 `json:"b"`
+	Op    string  `json:"op"`
+	Value float64 `json:"value"`
+	Seed  uint64  `json:"seed"`
+	// Observed is the ratio of medians, CILow..CIHigh its 95% interval.
+	Observed *float64 `json:"observed"`
+	CILow    *float64 `json:"ci_low"`
+	CIHigh   *float64 `json:"ci_high"`
+	// Verdict is "inside" or "outside" (~: is the predicted value in the
+	// interval), "held", "not held" or "undecided" (<, >: is the whole
+	// interval on the predicted side, on the other, or across the bound).
+	Verdict string `json:"verdict"`
+}
+
+var sweepPredictRE = regexp.MustCompile(`^\s*time\(([^)]*)\)\s*/\s*time\(([^)]*)\)\s*(<=|>=|<|>|~)\s*([0-9.eE+-]+)\s*$`)
+
+// IsSweepPrediction says whether s is written as a sweep's scaling claim.
+func IsSweepPrediction(s string) bool { return strings.HasPrefix(strings.TrimSpace(s), "time(") }
+
+// ParseSweepPrediction reads "time(64M)/time(1M)~64" against the axes: each
+// time() names one point, one value per axis separated by commas.
+func ParseSweepPrediction(s string, axes []Axis) (*SweepPrediction, error) {
+	m := sweepPredictRE.FindStringSubmatch(s)
+	if m == nil {
+		return nil, fmt.Errorf(`predict=%q: a sweep's prediction is a ratio of two points' times and a bound, e.g. predict="time(64M)/time(1M)~64" (~ within the interval, or <, >)`, s)
+	}
+	v, err := strconv.ParseFloat(m[4], 64)
+	if err != nil || v <= 0 {
+		return nil, fmt.Errorf("predict=%q: the bound %s is not a positive number", s, m[4])
+	}
+	p := &SweepPrediction{Text: s, Op: m[3], Value: v}
+	for i, arg := range []string{m[1], m[2]} {
+		fields := strings.Split(arg, ",")
+		if len(fields) != len(axes) {
+			return nil, fmt.Errorf("predict=%q: time(%s) needs one value per swept parameter (%d)", s, arg, len(axes))
+		}
+		var pt []int64
+		for j, f := range fields {
+			x, err := ParseSize(f)
+			if err != nil {
+				return nil, fmt.Errorf("predict=%q: %w", s, err)
+			}
+			found := false
+			for _, y := range axes[j].Values {
+				found = found || x == y
+			}
+			if !found {
+				return nil, fmt.Errorf("predict=%q: %s=%s is not a point of the sweep", s, axes[j].Param, strings.TrimSpace(f))
+			}
+			pt = append(pt, x)
+		}
+		if i == 0 {
+			p.A = pt
+		} else {
+			p.B = pt
+		}
+	}
+	return p, nil
+}
+
+// PointValues are the axis values of a sweep point, first axis first.
+func PointValues(sp *SweepPoint, axes []Axis) []int64 {
+	out := make([]int64, len(axes))
+	for j, a := range axes {
+		if j == 0 {
+			out[j] = sp.Value
+		} else {
+			out[j] = sp.Params[a.Param]
+		}
+	}
+	return out
+}
+
+// findPoint is the result of the sweep whose point has these values.
+func findPoint(rs []*Result, axes []Axis, values []int64) *Result {
+	for _, r := range rs {
+		if r.Sweep != nil && fmt.Sprint(PointValues(r.Sweep, axes)) == fmt.Sprint(values) {
+			return r
+		}
+	}
+	return nil
+}
+
+// SweepSamples are the samples a sweep judges a point by: the interleaved
+// series (ns per pass) of the sweep's variant.
+func SweepSamples(r *Result, variant string) []float64 {
+	if v := r.Variant(variant); v != nil && v.Series.Interleaved != nil {
+		return v.Series.Interleaved.SamplesNS
+	}
+	return nil
+}
+
+// JudgeSweep computes the ratio of medians of the prediction's two points,
+// its interval, and the verdict.
+func (p *SweepPrediction) JudgeSweep(rs []*Result, axes []Axis, variant string) error {
+	a, b := findPoint(rs, axes, p.A), findPoint(rs, axes, p.B)
+	if a == nil || b == nil {
+		return fmt.Errorf("predict=%q: a point it names is not among the results", p.Text)
+	}
+	iv, err := stats.RatioOfMedians(SweepSamples(a, variant), SweepSamples(b, variant), stats.Bootstrap{Seed: p.Seed})
+	if err != nil {
+		return fmt.Errorf("predict=%q: %w", p.Text, err)
+	}
+	p.Observed, p.CILow, p.CIHigh = &iv.Ratio, &iv.Low, &iv.High
+	p.Verdict = predictVerdict(p.Op, p.Value, iv.Low, iv.High)
+	return nil
+}
+
+func predictVerdict(op string, v, lo, hi float64) string {
+	switch op {
+	case "~":
+		if v >= lo && v <= hi {
+			return "inside"
+		}
+		return "outside"
+	case ">", ">=":
+		switch {
+		case lo > v || op == ">=" && lo >= v:
+			return "held"
+		case hi < v || op == ">" && hi <= v:
+			return "not held"
+		}
+	case "<", "<=":
+		switch {
+		case hi < v || op == "<=" && hi <= v:
+			return "held"
+		case lo > v || op == "<" && lo >= v:
+			return "not held"
+		}
+	}
+	return "undecided"
+}

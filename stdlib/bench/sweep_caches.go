@@ -1,0 +1,80 @@
+package bench
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchbook/benchbook/stdlib/machine"
+)
+
+// SweepCaches are the data cache sizes of CPU cpu, for a sweep's plot and
+// steps: L1d, L2 and L3 as /sys/devices/system/cpu/cpuN/cache describes
+// that CPU (d holds them per CPU), with the CPUs each is shared by. Where
+// /sys has no cache folder (some virtual machines), getconf's
+// LEVEL1_DCACHE_SIZE, LEVEL2_CACHE_SIZE and LEVEL3_CACHE_SIZE (glibc reads
+// them from CPUID) are used, and Source says so.
+func SweepCaches(d machine.Description, cpu int) []CacheMark {
+	src := "/sys/devices/system/cpu/cpu" + strconv.Itoa(cpu) + "/cache"
+	var out []CacheMark
+	for _, c := range d.CPUs {
+		if c.ID != cpu {
+			continue
+		}
+		for _, k := range c.Caches {
+			if k.Type == "Instruction" || k.Level < 1 || k.Level > 3 {
+				continue
+			}
+			b, ok := parseCacheSize(k.Size)
+			if !ok {
+				continue
+			}
+			name := "L" + strconv.Itoa(k.Level)
+			if k.Level == 1 {
+				name = "L1d"
+			}
+			out = append(out, CacheMark{Name: name, Bytes: b, Shared: k.Shared, Source: src})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	return getconfCaches()
+}
+
+// parseCacheSize reads /sys's "48K", "1024K", "32768K" or "32M".
+func parseCacheSize(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+func getconfCaches() []CacheMark {
+	var out []CacheMark
+	for _, c := range []struct{ name, key string }{{"L1d", "LEVEL1_DCACHE_SIZE"}, {"L2", "LEVEL2_CACHE_SIZE"}, {"L3", "LEVEL3_CACHE_SIZE"}} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		b, err := exec.CommandContext(ctx, "getconf", c.key).Output()
+		cancel()
+		if err != nil {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil || n <= 0 {
+			continue
+		}
+		out = append(out, CacheMark{Name: c.name, Bytes: n, Source: "getconf (CPUID; /sys has no cache folder on this machine)"})
+	}
+	return out
+}

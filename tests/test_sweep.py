@@ -1,0 +1,53 @@
+"""A sweep under Jupyter: one result per point in the cell's outputs, then the
+plot and the sweep commentary; `benchbook verify` passes on the executed
+notebook and names a doctored sweep value."""
+import pytest
+
+from nbtools import benchbook, load, nbconvert, outputs_with, write
+
+RESULT = "application/vnd.benchbook.result+json"
+
+KERNEL = """%%c swept
+#ifndef N
+#define N (1 << 20)
+#endif
+static int a[N];
+BENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = i & 7; }
+BENCH(sum) { int s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }
+"""
+
+
+def code(i, src):
+    return {"cell_type": "code", "id": f"c{i}", "metadata": {}, "outputs": [], "execution_count": None, "source": src}
+
+
+@pytest.fixture(scope="module")
+def executed(tmp_path_factory):
+    d = tmp_path_factory.mktemp("sweep")
+    nb = {"cells": [code(0, KERNEL), code(1, '%bench swept quick sweep=N:4K,64K,1M predict="time(1M)/time(4K)~256"'),
+                    code(2, 'fmt.Println(len(bench.Get("swept@N=64K").Variants), swept.Sweep.Value)')],
+          "metadata": {"kernelspec": {"name": "benchbook", "display_name": "Go (benchbook)", "language": "go"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    write(d / "sweep.ipynb", nb)
+    return d, nbconvert(d / "sweep.ipynb", d / "out.ipynb", cwd=d)
+
+
+def test_sweep_outputs_and_verify(executed):
+    d, nb = executed
+    results = [o["data"][RESULT] for o in outputs_with(nb, RESULT)]
+    assert [r["sweep"]["value"] for r in results] == [4096, 65536, 1048576]
+    assert len({r["sweep"]["id"] for r in results}) == 1
+    assert all(r["sweep"]["bytes"] == 4 * r["sweep"]["value"] for r in results)
+    outs = nb["cells"][1]["outputs"]
+    assert "image/png" in outs[-2]["data"] and "predicted 256, measured" in "".join(outs[-1]["data"]["text/markdown"])
+    assert "".join(nb["cells"][2]["outputs"][0]["text"]).strip() == "1 1048576"
+    res = benchbook("verify", str(d / "out.ipynb"), check=False)
+    assert res.returncode == 0 and res.stdout.count(": ok") == 3, res.stdout
+
+
+def test_verify_names_a_doctored_sweep_value(executed, tmp_path):
+    d, nb = executed
+    outputs_with(nb, RESULT)[1]["data"][RESULT]["sweep"]["value"] = 131072
+    write(tmp_path / "doctored.ipynb", nb)
+    res = benchbook("verify", str(tmp_path / "doctored.ipynb"), check=False)
+    assert res.returncode == 1 and "sweep point N=128K: bytes is 262144, the points' values and static data give null" in res.stdout, res.stdout
