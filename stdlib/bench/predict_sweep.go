@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -99,28 +100,47 @@ func findPoint(rs []*Result, axes []Axis, values []int64) *Result {
 	return nil
 }
 
-// SweepSamples are the samples a sweep judges a point by: the interleaved
-// series (ns per pass) of the sweep's variant.
+// SweepSamples are the samples a sweep judges a point by: the fresh series
+// (ns per pass) of the sweep's variant when it has at least MinRuns
+// samples, else its interleaved series. The fresh rounds of a sweep visit
+// every point in a random order, so a change of load during the sweep
+// falls on all points alike; each point's interleaved series is one
+// process's block of time, which a load that comes and goes can move as a
+// whole and make look like a step.
 func SweepSamples(r *Result, variant string) []float64 {
-	if v := r.Variant(variant); v != nil && v.Series.Interleaved != nil {
+	v := r.Variant(variant)
+	if v == nil {
+		return nil
+	}
+	if f := v.Series.Fresh; f != nil && len(f.SamplesNS) >= MinRuns {
+		return f.SamplesNS
+	}
+	if v.Series.Interleaved != nil {
 		return v.Series.Interleaved.SamplesNS
 	}
 	return nil
 }
 
 // JudgeSweep computes the ratio of medians of the prediction's two points,
-// its interval, and the verdict.
+// the 95% interval of their typical ratio (stats.CompareUnpaired: the
+// points' samples come from different processes), and the verdict; with
+// too few samples to bound the interval the verdict is undecided.
 func (p *SweepPrediction) JudgeSweep(rs []*Result, axes []Axis, variant string) error {
 	a, b := findPoint(rs, axes, p.A), findPoint(rs, axes, p.B)
 	if a == nil || b == nil {
 		return fmt.Errorf("predict=%q: a point it names is not among the results", p.Text)
 	}
-	iv, err := stats.RatioOfMedians(SweepSamples(a, variant), SweepSamples(b, variant), stats.Bootstrap{Seed: p.Seed})
-	if err != nil {
+	v, err := stats.CompareUnpaired(SweepSamples(a, variant), SweepSamples(b, variant), 0.05)
+	if err != nil && !errors.Is(err, stats.ErrTooFew) {
 		return fmt.Errorf("predict=%q: %w", p.Text, err)
 	}
-	p.Observed, p.CILow, p.CIHigh = &iv.Ratio, &iv.Low, &iv.High
-	p.Verdict = predictVerdict(p.Op, p.Value, iv.Low, iv.High)
+	lo, hi := finite(v.Low), finite(v.High)
+	ratio := v.Ratio
+	p.Observed, p.CILow, p.CIHigh = &ratio, &lo, &hi
+	p.Verdict = "undecided"
+	if Bounded(lo, hi) {
+		p.Verdict = predictVerdict(p.Op, p.Value, lo, hi)
+	}
 	return nil
 }
 

@@ -16,9 +16,8 @@ const TopicSweep = "sweep"
 const KindStep = "step"
 
 // StepRatio is the least rise of the median time per element between two
-// consecutive points of a sweep that is called a step; besides, the two
-// points' interquartile ranges must not overlap (the rise is beyond both
-// points' spread).
+// consecutive points of a sweep that is called a step; besides, the rise
+// must be one the samples resolve (FindSteps).
 const StepRatio = 1.3
 
 // CurvePoint is one point of a sweep's curve: its working set (or, when
@@ -58,24 +57,35 @@ type Step struct {
 }
 
 // FindSteps applies the step rule to a curve ordered by X: between
-// consecutive points, a ratio of medians of at least StepRatio with the
-// upper quartile of the first below the lower quartile of the second.
+// consecutive points, a ratio of medians of at least StepRatio that the
+// samples resolve: stats.CompareUnpaired of the later point's time per
+// element against the earlier one's, its p-value adjusted (Holm) over the
+// consecutive pairs of the curve, below 0.05. A rise of noise (a wide
+// point, a load that came and went) is not a step.
 func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
-	var steps []Step
+	var cand []Step
+	var ps []float64
 	for i := 0; i+1 < len(curve); i++ {
 		a, b := curve[i], curve[i+1]
 		if len(a.PerEl) == 0 || len(b.PerEl) == 0 {
 			continue
 		}
-		_, ma, qa3 := Quartiles(a.PerEl)
-		qb1, mb, _ := Quartiles(b.PerEl)
-		if ma <= 0 || mb/ma < StepRatio || qb1 <= qa3 {
+		v, err := stats.CompareUnpaired(b.PerEl, a.PerEl, 0.05)
+		if err != nil {
 			continue
 		}
-		st := Step{From: a, To: b, Ratio: mb / ma}
-		if a.Bytes != nil && b.Bytes != nil {
+		ps = append(ps, v.P)
+		cand = append(cand, Step{From: a, To: b, Ratio: v.Ratio})
+	}
+	var steps []Step
+	for i, pa := range stats.Holm(ps) {
+		st := cand[i]
+		if st.Ratio < StepRatio || pa >= 0.05 {
+			continue
+		}
+		if st.From.Bytes != nil && st.To.Bytes != nil {
 			for _, c := range caches {
-				if *a.Bytes <= c.Bytes && c.Bytes < *b.Bytes {
+				if *st.From.Bytes <= c.Bytes && c.Bytes < *st.To.Bytes {
 					st.Levels = append(st.Levels, c)
 				}
 			}
@@ -83,6 +93,32 @@ func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
 		steps = append(steps, st)
 	}
 	return steps
+}
+
+// nearestLevels names the cache levels just below and above a working set
+// range that crosses none: "L2 1MB below, L3 508MB above".
+func nearestLevels(from, to int64, caches []CacheMark) string {
+	var below, above *CacheMark
+	for i := range caches {
+		c := &caches[i]
+		if c.Bytes < from && (below == nil || c.Bytes > below.Bytes) {
+			below = c
+		}
+		if c.Bytes >= to && (above == nil || c.Bytes < above.Bytes) {
+			above = c
+		}
+	}
+	var parts []string
+	if below != nil {
+		parts = append(parts, fmt.Sprintf("%s %sB below", below.Name, FormatBytes(below.Bytes)))
+	}
+	if above != nil {
+		parts = append(parts, fmt.Sprintf("%s %sB above", above.Name, FormatBytes(above.Bytes)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Curves are a sweep's curves of the variant: one per value of the second
@@ -189,10 +225,13 @@ func SweepSentences(rs []*Result) []Sentence {
 			FormatNS(m1), pointText(c[len(c)-1]), FormatRatio(m1/m0)))
 		steps := FindSteps(c, sum.Caches)
 		if len(steps) == 0 {
-			add("", fmt.Sprintf("no step%s: no two consecutive points differ by %sx or more in median time per element beyond their spread", of, g(StepRatio)))
+			add("", fmt.Sprintf("no step%s: no two consecutive points differ by %sx or more in median time per element by a rise their samples resolve", of, g(StepRatio)))
 		}
 		for _, st := range steps {
 			where := "no cache boundary lies between them"
+			if st.From.Bytes != nil && st.To.Bytes != nil {
+				where = "no cache size the machine states lies between them" + nearestLevels(*st.From.Bytes, *st.To.Bytes, sum.Caches)
+			}
 			if st.From.Bytes == nil || st.To.Bytes == nil {
 				where = "their working sets are not known"
 			} else if len(st.Levels) > 0 {
@@ -218,8 +257,8 @@ func SweepPredictionText(p *SweepPrediction) string {
 	if p.Observed == nil {
 		return fmt.Sprintf("the prediction %s, written before the run, could not be judged", p.Text)
 	}
-	return fmt.Sprintf("the prediction %s, written before the run: predicted %s%s, measured %s [%s, %s], %s", p.Text, opText(p.Op),
-		g(p.Value), FormatRatio(*p.Observed), FormatRatio(*p.CILow), FormatRatio(*p.CIHigh), p.Verdict)
+	return fmt.Sprintf("the prediction %s, written before the run: predicted %s%s, measured %s by the medians, %s of the typical ratio, %s", p.Text, opText(p.Op),
+		g(p.Value), FormatRatio(*p.Observed), intervalText(*p.CILow, *p.CIHigh, "too few samples"), p.Verdict)
 }
 
 func opText(op string) string {
@@ -241,5 +280,9 @@ func cachesText(cs []CacheMark) string {
 		}
 		parts = append(parts, t)
 	}
-	return fmt.Sprintf("caches of the CPU the sweep ran on (%s): %s", cs[0].Source, strings.Join(parts, ", "))
+	text := fmt.Sprintf("caches of the CPU the sweep ran on (%s): %s", cs[0].Source, strings.Join(parts, ", "))
+	if cs[len(cs)-1].Shared == "" && len(cs) > 2 {
+		text += "; nothing here says how many cores share the last level, so the part of it one core can use may be smaller"
+	}
+	return text
 }
