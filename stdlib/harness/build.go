@@ -42,13 +42,14 @@ func DefaultFlags(lang string) []string {
 // Variant is one timed function of a built kernel.
 type Variant struct {
 	Name     string       `json:"name"`
-	Line     int          `json:"line"`    // cell line of its BENCH or func
-	Symbol   string       `json:"symbol"`  // the timed function in the binary
-	Asm      string       `json:"asm"`     // its disassembly
-	Callees  []string     `json:"callees"` // disassembly of functions its region calls (not inlined)
-	Dead     bool         `json:"dead"`    // the region between the clock reads holds no work
-	Hollow   bool         `json:"hollow"`  // the region holds only a counting loop
-	Finding  string       `json:"finding"` // what the region holds, in words
+	Line     int          `json:"line"`          // cell line of its BENCH or func
+	Symbol   string       `json:"symbol"`        // the timed function in the binary
+	Ops      string       `json:"ops,omitempty"` // n of BENCH_OPS(name, n) / //bench:ops n: operations per pass (build_latency.go)
+	Asm      string       `json:"asm"`           // its disassembly
+	Callees  []string     `json:"callees"`       // disassembly of functions its region calls (not inlined)
+	Dead     bool         `json:"dead"`          // the region between the clock reads holds no work
+	Hollow   bool         `json:"hollow"`        // the region holds only a counting loop
+	Finding  string       `json:"finding"`       // what the region holds, in words
 	Analysis asm.Analysis `json:"analysis"`
 	Func     asm.Func     `json:"func"` // the timed function, instruction by instruction
 
