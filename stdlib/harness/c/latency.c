@@ -60,12 +60,13 @@ void bench_ops_add_(uint64_t ticks) {
 }
 
 /* lat_percentile: the lowest value of the bucket that holds the operation
- * of rank ceil(q * count) (from 1). */
+ * of rank ceil(q * count) (from 1), q * count taken to 1e-6 of a rank
+ * (0.999 * 100000 is 99900.00000000001 in floating point: rank 99900). */
 static uint64_t lat_percentile(const uint64_t *h, double q) {
   uint64_t count = 0;
   for (int i = 0; i < LAT_BUCKETS; i++) count += h[i];
   if (count == 0) return 0;
-  uint64_t rank = (uint64_t)(q * (double)count + 0.999999999);
+  uint64_t rank = (uint64_t)(q * (double)count + 0.999999);
   if (rank < 1) rank = 1;
   uint64_t seen = 0;
   for (int i = 0; i < LAT_BUCKETS; i++) {

@@ -112,7 +112,7 @@ func latPercentile(h []uint64, q float64) uint64 {
 	if count == 0 {
 		return 0
 	}
-	rank := max(uint64(q*float64(count)+0.999999999), 1)
+	rank := max(uint64(q*float64(count)+0.999999), 1)
 	var seen uint64
 	for i, c := range h {
 		if seen += c; seen >= rank {
