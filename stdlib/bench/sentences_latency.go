@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -38,7 +39,7 @@ func latencySentences(f *facts) []Sentence {
 		if l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
 			out = append(out, one(TopicLatency, KindLatency, v.Name, fmt.Sprintf(
 				"the worst operation of %s stands alone: %s is %s times the p99.99 %s, a single event (a realloc, a rehash, a page fault, an interrupt) rather than the end of a tail",
-				v.Name, FormatNS(l.MaxNS), FormatRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
+				v.Name, FormatNS(l.MaxNS), bigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
 		}
 		out = append(out, one(TopicLatency, KindLatency, v.Name, rateText(v.Name, l))...)
 	}
@@ -50,7 +51,7 @@ func latencySentences(f *facts) []Sentence {
 func worstText(name string, l *Latency) string {
 	text := fmt.Sprintf("the slowest of %s operations of %s took %s", commas(l.N), name, FormatNS(l.MaxNS))
 	if l.P50NS > 0 {
-		text += fmt.Sprintf(", %s times the median %s", FormatRatio(l.MaxNS/l.P50NS), FormatNS(l.P50NS))
+		text += fmt.Sprintf(", %s times the median %s", bigRatio(l.MaxNS/l.P50NS), FormatNS(l.P50NS))
 	} else {
 		text += ", the median is below one tick of the counter"
 	}
@@ -102,4 +103,14 @@ func commas(n int64) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// bigRatio writes a ratio as FormatRatio does below 1000 and above with
+// three significant digits and thousands separators: 13,800.
+func bigRatio(x float64) string {
+	if x < 1000 {
+		return FormatRatio(x)
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-2)
+	return commas(int64(math.Round(x/p) * p))
 }
