@@ -341,6 +341,7 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 			}
 		}
 		analyseBatch(v, funcs)
+		opsFinding(v) // build_latency.go
 	}
 	return nil
 }

@@ -72,6 +72,9 @@ func TestLatencyRecords(t *testing.T) {
 				if want := map[string]string{"spiky": "10000", "plain": ""}[v.Name]; v.Ops != want {
 					t.Errorf("variant %s: Ops %q, want %q", v.Name, v.Ops, want)
 				}
+				if na := strings.Contains(v.Finding, "the dead-code check does not apply"); na != (v.Ops != "") {
+					t.Errorf("variant %s: finding %q", v.Name, v.Finding)
+				}
 			}
 			recs := runKernel(t, k, "-slots", "plain,spiky", "-cold", "spiky", "-settle-ms", "5", "-warmup", "2", "-rounds", "3")
 			var lat []Record
