@@ -172,3 +172,49 @@ func TestLatencyBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A histogram of hundreds of buckets goes out in several latency_buckets
+// records, each one line under the C driver's 1024-byte buffer, and none
+// is lost: they add up to n, nonempty of them.
+func TestLatencyManyBuckets(t *testing.T) {
+	codes := map[string]string{
+		"c": "static volatile unsigned long x;\nBENCH_OPS(spread, 3000) {\n  for (int i = 0; i < 3000; i++) {\n    BENCH_OP_BEGIN;\n" +
+			"    for (int j = 0; j < (i * 7919) % 3000 * 8; j++) x++;\n    BENCH_OP_END;\n  }\n}",
+		"go": "var x uint64\n\n//bench:ops 3000\nfunc BenchSpread(op *bench.Op) {\n\tfor i := 0; i < 3000; i++ {\n\t\top.Begin()\n" +
+			"\t\tfor j := 0; j < (i*7919)%3000; j++ {\n\t\t\tx++\n\t\t}\n\t\top.End()\n\t}\n}",
+	}
+	for lang, code := range codes {
+		t.Run(lang, func(t *testing.T) {
+			k := build(t, Spec{Name: "spread", Lang: lang, Code: code, Line: 2, Label: "Cell[1]", CacheDir: sharedCacheDir})
+			lines, status := rawLines(t, k, "-slots", "spread", "-settle-ms", "1", "-rounds", "2")
+			if status != 0 {
+				t.Fatalf("exit status %d", status)
+			}
+			var parts, buckets int
+			var sum, n, nonempty int64
+			for _, line := range lines {
+				if len(line) >= 1023 {
+					t.Errorf("a record of %d bytes", len(line))
+				}
+				r, ok := ParseRecord(line)
+				switch {
+				case !ok:
+				case r.Kind == "latency_buckets":
+					parts++
+					for _, b := range strings.Split(r.Fields["buckets"], ",") {
+						_, c, _ := strings.Cut(b, ":")
+						v, _ := strconv.ParseInt(c, 10, 64)
+						sum += v
+						buckets++
+					}
+				case r.Kind == "latency":
+					n, _ = r.Int("n")
+					nonempty, _ = r.Int("nonempty")
+				}
+			}
+			if parts < 2 || sum != n || n != 6000 || int64(buckets) != nonempty {
+				t.Errorf("%d latency_buckets records of %d buckets adding up to %d; latency n %d, nonempty %d", parts, buckets, sum, n, nonempty)
+			}
+		})
+	}
+}
