@@ -42,14 +42,13 @@ func DefaultFlags(lang string) []string {
 // Variant is one timed function of a built kernel.
 type Variant struct {
 	Name     string       `json:"name"`
-	Line     int          `json:"line"`          // cell line of its BENCH or func
-	Symbol   string       `json:"symbol"`        // the timed function in the binary
-	Ops      string       `json:"ops,omitempty"` // n of BENCH_OPS(name, n) / //bench:ops n: operations per pass (build_latency.go)
-	Asm      string       `json:"asm"`           // its disassembly
-	Callees  []string     `json:"callees"`       // disassembly of functions its region calls (not inlined)
-	Dead     bool         `json:"dead"`          // the region between the clock reads holds no work
-	Hollow   bool         `json:"hollow"`        // the region holds only a counting loop
-	Finding  string       `json:"finding"`       // what the region holds, in words
+	Line     int          `json:"line"`    // cell line of its BENCH or func
+	Symbol   string       `json:"symbol"`  // the timed function in the binary
+	Asm      string       `json:"asm"`     // its disassembly
+	Callees  []string     `json:"callees"` // disassembly of functions its region calls (not inlined)
+	Dead     bool         `json:"dead"`    // the region between the clock reads holds no work
+	Hollow   bool         `json:"hollow"`  // the region holds only a counting loop
+	Finding  string       `json:"finding"` // what the region holds, in words
 	Analysis asm.Analysis `json:"analysis"`
 	Func     asm.Func     `json:"func"` // the timed function, instruction by instruction
 
@@ -62,6 +61,10 @@ type Variant struct {
 	BatchHollow   bool         `json:"batch_hollow"`
 	BatchFinding  string       `json:"batch_finding"`
 	BatchAnalysis asm.Analysis `json:"batch_analysis"`
+
+	// Ops is n of BENCH_OPS(name, n) (C) or //bench:ops n (Go): the
+	// operations per pass of a variant that times each (build_latency.go).
+	Ops string `json:"ops,omitempty"`
 }
 
 // Kernel is a built kernel: where its binary is and what its timed code is.
