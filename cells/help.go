@@ -20,8 +20,9 @@ var magicHelp = []struct{ magic, usage, text string }{
 	{"%%c", "%%c NAME [cc flags...]", "a C benchmark kernel, built natively with cc (default flags -std=c11 -O2; flags you give replace them, so add -O2 yourself). " +
 		"BENCH(v) { body } defines variant v: its timed function holds the body between exactly two clock reads, so the compiler may delete a body whose result is unused. " +
 		"BENCH_SETUP() { ... } runs once per process. bench_sink(x) claims to read x; bench_checksum(x, want) adds x to the variant's checksum, checked against want per pass. " +
+		"BENCH_OPS(v, n) { ... BENCH_OP_BEGIN; op; BENCH_OP_END; ... } is a variant whose pass does n operations, each timed on its own: %bench reports the worst, p50 to p99.99 and the timer's overhead (docs/latency.md). " +
 		"The output is the build and the assembly of every timed function (and of its batch loop), with the clock reads, the timed region and the loops marked."},
-	{"%%go", "%%go NAME [go build flags...]", "the same in Go, built with go build: variants are func BenchXxx() (variant xxx), setup is func Setup(), " +
+	{"%%go", "%%go NAME [go build flags...]", "the same in Go, built with go build: variants are func BenchXxx() (variant xxx), or func BenchXxx(op *bench.Op) with //bench:ops n on the line above (op.Begin() ... op.End() around each operation), setup is func Setup(), " +
 		"and bench.Sink(x) / bench.Checksum(x, want) need no import."},
 	{"%%gotest", "%%gotest NAME [go test flags...]", "ordinary Go benchmarks, func BenchmarkXxx(b *testing.B) (variant xxx), built with go test -c " +
 		"and run under the same protocol: one pass is the benchmark at a fixed b.N, timed by testing itself (ResetTimer and StopTimer count). " +

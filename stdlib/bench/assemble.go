@@ -92,6 +92,7 @@ func (r *runner) assemble() {
 			}
 		}
 		v.Checksum = d.sums[name].judged()
+		v.Latency = d.latencyOf(name)
 		if n, ok := d.counts[name]; ok {
 			v.Counts = &Counts{Tool: "callgrind", InstructionsPerPass: n}
 			if e := r.res.Protocol.Elements; e != nil && *e > 0 {

@@ -207,6 +207,8 @@ type Variant struct {
 	Series       Series    `json:"series"`
 	// Counts, with counts, is what valgrind counted of the timed function.
 	Counts *Counts `json:"counts,omitempty"`
+	// Latency, for a BENCH_OPS variant, is its operations one by one (latency.go).
+	Latency *Latency `json:"latency,omitempty"`
 }
 
 // Comparison is a over b in one series: the ratio of medians, the

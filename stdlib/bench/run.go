@@ -58,6 +58,7 @@ type collected struct {
 	sums      map[string]*Checksum
 	clock     *Clock
 	aaIndex   int
+	latency   *latencyCollect // BENCH_OPS (latency.go)
 }
 
 func newCollected() collected {
@@ -571,6 +572,8 @@ func (r *runner) collectInProcess(v string, p *proc) {
 			}
 		case "checksum":
 			r.addChecksum(v, rec)
+		case "ticks", "latency_buckets", "latency":
+			r.data.collectLatency(rec)
 		}
 	}
 }

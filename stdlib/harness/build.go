@@ -61,6 +61,10 @@ type Variant struct {
 	BatchHollow   bool         `json:"batch_hollow"`
 	BatchFinding  string       `json:"batch_finding"`
 	BatchAnalysis asm.Analysis `json:"batch_analysis"`
+
+	// Ops is n of BENCH_OPS(name, n) (C) or //bench:ops n (Go): the
+	// operations per pass of a variant that times each (build_latency.go).
+	Ops string `json:"ops,omitempty"`
 }
 
 // Kernel is a built kernel: where its binary is and what its timed code is.
@@ -340,6 +344,7 @@ func analyse(ctx context.Context, tc toolchain, binary string, k *Kernel) error 
 			}
 		}
 		analyseBatch(v, funcs)
+		opsFinding(v) // build_latency.go
 	}
 	return nil
 }

@@ -54,7 +54,11 @@ func (cToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 		if setupRE.MatchString(code) {
 			setup = true
 		}
-		for _, m := range benchRE.FindAllStringSubmatch(code, -1) {
+		ops, err := benchOps(code, cellLine)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, m := range append(benchRE.FindAllStringSubmatch(code, -1), ops...) {
 			name := m[1]
 			if !cIdentRE.MatchString(name) {
 				return nil, false, &Error{Stage: "source", Line: cellLine, Message: fmt.Sprintf(
@@ -63,6 +67,7 @@ func (cToolchain) prepare(spec Spec, dir string) ([]Variant, bool, error) {
 			if err := vs.add(name, cellLine, "bench_time_"+name); err != nil {
 				return nil, false, err
 			}
+			markOps(&vs, m)
 		}
 	}
 	variants, err := vs.done(spec.Name, "BENCH(name) { ... }")

@@ -17,6 +17,7 @@ import (
 )
 
 //go:embed c/benchbook.h c/driver.c go/bench/bench.go go/bench/driver.go
+//go:embed c/latency.h c/latency.c go/bench/latency.go go/bench/ticks_amd64.go go/bench/ticks_amd64.s go/bench/ticks_arm64.go go/bench/ticks_arm64.s go/bench/ticks_other.go
 var files embed.FS
 
 // Version returns a hash of the harness sources: part of every build's cache

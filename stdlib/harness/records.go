@@ -85,7 +85,8 @@ func (rr *RecordReader) Skipped() int { return rr.skipped }
 
 // kinds are the record kinds of records.md (TestRecordsSpecKinds).
 var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
-	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true}
+	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true,
+	"ticks": true, "latency_buckets": true, "latency": true} // the last three: BENCH_OPS (latency.c, latency.go)
 
 // ParseRecord parses one line: a kind then key=value fields. The value of
 // "msg" runs to the end of the line.

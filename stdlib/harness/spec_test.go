@@ -222,6 +222,7 @@ func TestRecordsSpec(t *testing.T) {
 			}
 		}
 	}
+	latencySpecRuns(t, spec, used) // latency_test.go
 	for _, r := range spec {
 		if !used[r.line] {
 			t.Errorf("records.md lists %q, which neither driver wrote", r.line)

@@ -28,6 +28,7 @@ var paragraphs = []paragraph{
 	{bench.TopicAutocorr, "Rounds that are not independent.", ""},
 	{bench.TopicPlausibility, "Plausibility.", ""},
 	{bench.TopicCounts, "Instruction counts.", ""},
+	{bench.TopicLatency, "The worst operation.", "Each operation of a BENCH_OPS variant is timed on its own; the percentiles are over the operations of its in-process series."},
 	{bench.TopicFirstTouch, "First touch.", "The cold pass is each process's first timed pass; what it meets depends on when it runs, before or after setup, and on how this OS maps memory on first touch, which its page faults and setup's say."},
 	{bench.TopicResolution, "What one run can resolve.", ""},
 	{bench.TopicLayout, "Layout.", ""},

@@ -22,6 +22,7 @@ func init() {
 		"ErrNoData":     reflect.ValueOf(&plot.ErrNoData).Elem(),
 		"FormatNS":      reflect.ValueOf(plot.FormatNS),
 		"InVsFresh":     reflect.ValueOf(plot.InVsFresh),
+		"Latency":       reflect.ValueOf(plot.Latency),
 		"NewJitter":     reflect.ValueOf(plot.NewJitter),
 		"NewLevel":      reflect.ValueOf(plot.NewLevel),
 		"Overlay":       reflect.ValueOf(plot.Overlay),

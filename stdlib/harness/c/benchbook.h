@@ -8,6 +8,12 @@
  *   bench_sink(x)            an empty asm statement that claims to read x.
  *   bench_checksum(x, want)  adds x to the variant's checksum; the harness
  *                            checks the total against want per pass.
+ *   BENCH_OPS(name, n) { ... BENCH_OP_BEGIN; op; BENCH_OP_END; ... }
+ *                            a variant whose pass performs exactly n
+ *                            operations, each timed on its own (rdtsc on
+ *                            x86-64) into a histogram: the result's
+ *                            latency{p50_ns ... max_ns, overhead_ns}.
+ *                            See latency.h and docs/latency.md.
  *
  * Nothing else is timed: a body whose result is unused may be deleted by the
  * compiler, which is what the benchbook notebook shows you. */
@@ -95,5 +101,7 @@ static inline int64_t bench_ns_(const struct timespec *t) {
     bench_register_setup_(bench_setup_body_, __LINE__);                   \
   }                                                                       \
   static void bench_setup_body_(void)
+
+#include "latency.h"
 
 #endif

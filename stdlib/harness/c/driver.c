@@ -262,6 +262,8 @@ static void warmup(int w) {
   record("phase name=warmup ns=%lld passes=%d", (long long)(now_ns() - t0), w * nslots_);
 }
 
+#include "latency.c"
+
 /* predict_k is testing.B's predictN: aim 20% over the goal, grow at most
  * 100x, at least by one, never beyond 1e9. */
 static int64_t predict_k(int64_t goal, int64_t prev_k, int64_t prev_ns, int64_t last) {
@@ -360,9 +362,11 @@ static int measure(int rounds) {
       int s = order_[p];
       bench_cs_sum_ = 0;
       bench_cs_used_ = 0;
+      lat_before(s);
       long f0 = minflt_now();
       int64_t ns = pass(s);
       long f1 = minflt_now();
+      lat_after(s);
       if (bench_cs_used_) {
         slots_[s].cs_used = 1;
         slots_[s].cs_got += bench_cs_sum_;
@@ -418,6 +422,7 @@ static void prelude(const prelude_t *o) {
     if (!o->clock) clock_stats();
     calibrate((int64_t)(o->calib_reads * read_cost_ns_) + 1);
   }
+  lat_prelude();
 }
 
 /* Layout: -no-aslr re-executes the binary once with ADDR_NO_RANDOMIZE set,
@@ -548,6 +553,7 @@ int main(int argc, char **argv) {
   if (aslr_err_) fail(aslr_err_, NULL);
   parse_slots(slot_list);
   if (batch_list) parse_batches(batch_list);
+  lat_init();
   if (step_) signal(SIGPIPE, SIG_IGN);
   /* The heap pad is kept and never written; the probe is where the next
    * small allocation went. */
@@ -555,6 +561,7 @@ int main(int argc, char **argv) {
   if (run.heap_pad > 0 && !(heap_pad = malloc((size_t)run.heap_pad))) fail("-heap-pad: malloc failed", NULL);
   run.heap_probe = malloc(64);
   int stopped = padded(&run);
+  lat_end();
   checksums();
   record("done stopped=%d", stopped);
   return 0;

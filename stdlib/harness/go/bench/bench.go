@@ -54,6 +54,7 @@ type Variant struct {
 	Line  int
 	Once  func() int64        // one pass between two clock reads, in ns
 	Batch func(k int64) int64 // k passes between two clock reads, in ns
+	Ops   int64               // operations per pass of func BenchXxx(op *Op) (//bench:ops N), else 0
 }
 
 // barrierByte is the memory Barrier names.

@@ -55,6 +55,7 @@ type driver struct {
 	shuffle  bool          // -order-seed was given
 	rng      uint64        // splitmix64 state
 	step     *bufio.Reader // stdin in step mode, else nil
+	lat      latency       // BENCH_OPS state (latency.go)
 }
 
 func (d *driver) record(format string, args ...any) {
@@ -129,6 +130,9 @@ func (d *driver) run(args []string) error {
 	if err := d.parseSlots(*slots, *batch); err != nil {
 		return err
 	}
+	if err := d.latInit(); err != nil {
+		return err
+	}
 	if *step {
 		d.step = bufio.NewReader(os.Stdin)
 		signal.Ignore(syscall.SIGPIPE)
@@ -151,11 +155,12 @@ func (d *driver) run(args []string) error {
 			return
 		}
 		d.stepOK()
-		stopped = d.measure(*rounds)
+		stopped, err = d.measure(*rounds)
 	})
 	if err != nil {
 		return err
 	}
+	d.latEnd()
 	d.checksums()
 	d.record("done stopped=%d", b2i(stopped))
 	return nil
@@ -197,6 +202,7 @@ func (d *driver) prelude(p prelude) error {
 		}
 		d.calibrate(int64(p.calib*d.readCost) + 1)
 	}
+	d.latPrelude()
 	return nil
 }
 
@@ -412,18 +418,22 @@ func (d *driver) stepOK() {
 }
 
 // measure runs the measured rounds; it returns true if step mode stopped it.
-func (d *driver) measure(rounds int) bool {
+func (d *driver) measure(rounds int) (bool, error) {
 	for r := 0; r < rounds; r++ {
 		if !d.stepWait() {
-			return true
+			return true, nil
 		}
 		d.roundOrder()
 		for p, i := range d.order {
 			s := d.slots[i]
 			checksum.sum, checksum.used = 0, false
+			d.latBefore(i)
 			f0 := minflt()
 			ns := s.pass()
 			f1 := minflt()
+			if err := d.latAfter(i); err != nil {
+				return false, err
+			}
 			if checksum.used {
 				s.csUsed = true
 				s.csGot += checksum.sum
@@ -434,7 +444,7 @@ func (d *driver) measure(rounds int) bool {
 		}
 		d.stepOK()
 	}
-	return false
+	return false, nil
 }
 
 func (d *driver) checksums() {

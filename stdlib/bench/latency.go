@@ -1,0 +1,205 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
+)
+
+// Latency is what a BENCH_OPS variant (C) or func BenchXxx(op *bench.Op)
+// (Go) measured of its single operations: over the operations of the
+// measured passes of its in-process series (one process: not its cold
+// pass, settle, warmup or calibration, and not the interleaved or fresh
+// processes, whose passes are timed but whose operations are not
+// collected). The percentiles come from the histogram in Buckets by
+// LatencyPercentile, so that benchbook verify recomputes them; MaxNS is
+// the longest operation exactly. The timer's own cost is OverheadNS (the
+// median of as many empty operations, in the same process); it is not
+// subtracted from anything.
+type Latency struct {
+	N          int64   `json:"n"`
+	P50NS      float64 `json:"p50_ns"`
+	P99NS      float64 `json:"p99_ns"`
+	P999NS     float64 `json:"p999_ns"`
+	P9999NS    float64 `json:"p9999_ns"`
+	MaxNS      float64 `json:"max_ns"`
+	OverheadNS float64 `json:"overhead_ns"`
+	// OpsPerPass is n of BENCH_OPS(name, n); Passes the measured passes
+	// whose operations are in the histogram (N = OpsPerPass * Passes).
+	OpsPerPass int64  `json:"ops_per_pass"`
+	Passes     int64  `json:"passes"`
+	Series     string `json:"series"` // "in_process": whose operations these are
+	// Clock is the counter read around each operation (rdtsc, cntvct_el0,
+	// clock_gettime), TicksPerUS its rate: the mean of the two
+	// calibrations against CLOCK_MONOTONIC, before and after the measured
+	// passes, given too.
+	Clock           string  `json:"clock"`
+	TicksPerUS      float64 `json:"ticks_per_us"`
+	TicksPerUSStart float64 `json:"ticks_per_us_start"`
+	TicksPerUSEnd   float64 `json:"ticks_per_us_end"`
+	// CPUFlags: which of constant_tsc, nonstop_tsc /proc/cpuinfo lists.
+	CPUFlags      string `json:"cpu_flags"`
+	MaxTicks      int64  `json:"max_ticks"`
+	OverheadTicks int64  `json:"overhead_ticks"`
+	// Buckets are the non-empty buckets of the histogram, [index, count]
+	// (records.md: 3 significant digits).
+	Buckets [][2]int64 `json:"buckets"`
+	// Analysis says what the assembly checks of the variant mean here.
+	Analysis string `json:"analysis"`
+}
+
+// LatencyPercentiles are the quantiles a Latency reports.
+var LatencyPercentiles = []float64{0.5, 0.99, 0.999, 0.9999}
+
+// latencyAnalysis is Latency.Analysis.
+const latencyAnalysis = "the dead-code check of the timed function is not applicable: the counter reads and the histogram around each operation are work the compiler must keep, so the region is never empty even when an operation was deleted; read the operation in the assembly"
+
+// LatencyHalf is the number of buckets per power of two (above 2048 ticks).
+const LatencyHalf = 1024
+
+// LatencyIndex is the bucket of a value in ticks (records.md).
+func LatencyIndex(v uint64) int {
+	v = min(v, 1<<43-1)
+	if v < 2*LatencyHalf {
+		return int(v)
+	}
+	e := bits.Len64(v) - 11
+	return (e+1)*LatencyHalf + int(v>>e) - LatencyHalf
+}
+
+// LatencyLowest is the lowest value of bucket i, in ticks.
+func LatencyLowest(i int) uint64 {
+	if i < 2*LatencyHalf {
+		return uint64(i)
+	}
+	return uint64(i%LatencyHalf+LatencyHalf) << (i/LatencyHalf - 1)
+}
+
+// LatencyPercentile is the lowest value (ticks) of the bucket that holds
+// the operation of rank ceil(q * n), counted from 1, of the histogram
+// given as [index, count] in increasing index order; 0 when it is empty.
+// q * n is taken to 1e-6 of a rank first: 0.999 * 100000 is
+// 99900.00000000001 in floating point, and its rank is 99900. (The C and
+// Go drivers compute the overhead's median by the same rule.)
+func LatencyPercentile(buckets [][2]int64, q float64) uint64 {
+	var n int64
+	for _, b := range buckets {
+		n += b[1]
+	}
+	if n == 0 {
+		return 0
+	}
+	rank := max(int64(q*float64(n)+0.999999), 1)
+	var seen int64
+	for _, b := range buckets {
+		if seen += b[1]; seen >= rank {
+			return LatencyLowest(int(b[0]))
+		}
+	}
+	return 0
+}
+
+// Summarize computes N and every _ns field from the buckets, MaxTicks,
+// OverheadTicks and TicksPerUS: what verify recomputes.
+func (l *Latency) Summarize() {
+	ns := func(ticks uint64) float64 { return float64(ticks) * 1000 / l.TicksPerUS }
+	l.N = 0
+	for _, b := range l.Buckets {
+		l.N += b[1]
+	}
+	p := make([]float64, len(LatencyPercentiles))
+	for i, q := range LatencyPercentiles {
+		p[i] = ns(LatencyPercentile(l.Buckets, q))
+	}
+	l.P50NS, l.P99NS, l.P999NS, l.P9999NS = p[0], p[1], p[2], p[3]
+	l.MaxNS = ns(uint64(l.MaxTicks))
+	l.OverheadNS = ns(uint64(l.OverheadTicks))
+}
+
+// RateDrift is how far apart the two calibrations of the tick rate are,
+// relative to their mean; 0 when one is missing.
+func (l *Latency) RateDrift() float64 {
+	if l.TicksPerUSStart <= 0 || l.TicksPerUSEnd <= 0 {
+		return 0
+	}
+	return math.Abs(l.TicksPerUSEnd-l.TicksPerUSStart) / ((l.TicksPerUSEnd + l.TicksPerUSStart) / 2)
+}
+
+// latencyCollect gathers one process's BENCH_OPS records.
+type latencyCollect struct {
+	buckets map[int64]int64
+	start   harness.Record
+	end     harness.Record
+	have    map[string]*Latency // per variant, once its latency record came
+}
+
+// collectLatency adds one record of an in-process series' process of
+// variant v (run.go's collectInProcess).
+func (d *collected) collectLatency(rec harness.Record) {
+	if d.latency == nil {
+		d.latency = &latencyCollect{buckets: map[int64]int64{}, have: map[string]*Latency{}}
+	}
+	c := d.latency
+	switch rec.Kind {
+	case "ticks":
+		if rec.Fields["when"] == "start" {
+			c.start = rec
+		} else {
+			c.end = rec
+		}
+	case "latency_buckets":
+		for _, item := range strings.Split(rec.Fields["buckets"], ",") {
+			i, n, _ := strings.Cut(item, ":")
+			ii, e1 := strconv.ParseInt(i, 10, 64)
+			nn, e2 := strconv.ParseInt(n, 10, 64)
+			if e1 == nil && e2 == nil {
+				c.buckets[ii] += nn
+			}
+		}
+	case "latency":
+		c.add(rec)
+	}
+}
+
+func (c *latencyCollect) add(rec harness.Record) {
+	v := rec.Fields["variant"]
+	l := &Latency{Series: "in_process", Analysis: latencyAnalysis, Clock: c.start.Fields["source"], CPUFlags: c.start.Fields["cpu_flags"]}
+	l.TicksPerUS, _ = rec.Float("ticks_per_us")
+	l.TicksPerUSStart, _ = c.start.Float("ticks_per_us")
+	l.TicksPerUSEnd, _ = c.end.Float("ticks_per_us")
+	l.OpsPerPass, _ = rec.Int("ops")
+	l.Passes, _ = rec.Int("passes")
+	l.MaxTicks, _ = rec.Int("max_ticks")
+	l.OverheadTicks, _ = rec.Int("overhead_ticks")
+	for i := int64(0); i < 34*LatencyHalf; i++ {
+		if n := c.buckets[i]; n > 0 {
+			l.Buckets = append(l.Buckets, [2]int64{i, n})
+		}
+	}
+	c.buckets = map[int64]int64{}
+	if l.TicksPerUS > 0 {
+		l.Summarize()
+	}
+	if prev := c.have[v]; prev != nil { // a second slot of the variant: not written by bench.Run
+		return
+	}
+	c.have[v] = l
+}
+
+// latencyOf is variant v's Latency, or nil.
+func (d *collected) latencyOf(v string) *Latency {
+	if d.latency == nil {
+		return nil
+	}
+	return d.latency.have[v]
+}
+
+// latencyLine is one line of the summary: p50 ... max and the overhead.
+func latencyLine(l *Latency) string {
+	return fmt.Sprintf("p50 %s, p99 %s, p99.9 %s, p99.99 %s, max %s over %d operations; timer overhead %s",
+		FormatNS(l.P50NS), FormatNS(l.P99NS), FormatNS(l.P999NS), FormatNS(l.P9999NS), FormatNS(l.MaxNS), l.N, FormatNS(l.OverheadNS))
+}

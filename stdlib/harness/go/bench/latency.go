@@ -1,0 +1,285 @@
+package bench
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// Op times the operations of an ops variant, the Go twin of the C
+// harness's BENCH_OPS (docs/latency.md):
+//
+//	//bench:ops 1000
+//	func BenchInsert(op *bench.Op) {
+//		for i := 0; i < 1000; i++ {
+//			op.Begin()
+//			m[i] = i
+//			op.End()
+//		}
+//	}
+//
+// A pass performs exactly the declared number of operations, each between
+// op.Begin() and op.End(). Begin reads the counter last and End first
+// (tickBegin, tickEnd: LFENCE;RDTSC and RDTSCP;LFENCE on amd64, the
+// virtual counter on arm64); the calls themselves are part of the
+// overhead the driver measures with empty operations and reports.
+type Op struct {
+	t0     uint64
+	begins int64
+	open   bool
+	bad    string   // the first misuse, with its line
+	hist   []uint64 // the histogram of a measured pass, else nil
+	max    uint64
+}
+
+// theOp is the one Op of the process: passes run one at a time.
+var theOp Op
+
+// CurrentOp is the Op the generated timed function hands an ops variant.
+func CurrentOp() *Op { return &theOp }
+
+// Begin starts an operation.
+func (o *Op) Begin() {
+	if o.open && o.bad == "" {
+		o.misuse("op.Begin called again before op.End")
+	}
+	o.open = true
+	o.begins++
+	o.t0 = tickBegin()
+}
+
+// End ends the operation that Begin started and records its time.
+func (o *Op) End() {
+	t := tickEnd()
+	if !o.open && o.bad == "" {
+		o.misuse("op.End without an op.Begin")
+	}
+	o.open = false
+	if o.hist != nil {
+		o.add(t - o.t0)
+	}
+}
+
+//go:noinline
+func (o *Op) misuse(what string) {
+	_, _, line, _ := runtime.Caller(2)
+	o.bad = fmt.Sprintf("%s (line %d)", what, line)
+}
+
+func (o *Op) add(t uint64) {
+	if int64(t) < 0 {
+		t = 0 // a counter that went back
+	}
+	o.hist[latIndex(t)]++
+	o.max = max(o.max, t)
+}
+
+// The histogram: HDR style with 3 significant digits, as in the C driver
+// (latency.c): values below 2048 ticks have a bucket each; above, each
+// power of two is cut into 1024 buckets.
+const (
+	latHalf    = 1024
+	latBuckets = 34 * latHalf
+	latWindow  = 20e6 // ns: the calibration window of the tick rate
+)
+
+func latIndex(v uint64) int {
+	v = min(v, 1<<43-1)
+	if v < 2*latHalf {
+		return int(v)
+	}
+	e := bits.Len64(v) - 11
+	return (e+1)*latHalf + int(v>>e) - latHalf
+}
+
+func latLowest(i int) uint64 {
+	if i < 2*latHalf {
+		return uint64(i)
+	}
+	return uint64(i%latHalf+latHalf) << (i/latHalf - 1)
+}
+
+// latPercentile is the lowest value of the bucket holding the operation
+// of rank ceil(q * count), from 1.
+func latPercentile(h []uint64, q float64) uint64 {
+	var count uint64
+	for _, c := range h {
+		count += c
+	}
+	if count == 0 {
+		return 0
+	}
+	rank := max(uint64(q*float64(count)+0.999999), 1)
+	var seen uint64
+	for i, c := range h {
+		if seen += c; seen >= rank {
+			return latLowest(i)
+		}
+	}
+	return 0
+}
+
+// latSlot is the latency state of one slot of an ops variant.
+type latSlot struct {
+	n, passes     int64
+	hist          []uint64
+	max, overhead uint64
+}
+
+// latency is the driver's BENCH_OPS state.
+type latency struct {
+	slots     []latSlot
+	any       bool
+	rateStart float64
+}
+
+func (d *driver) latInit() error {
+	d.lat.slots = make([]latSlot, len(d.slots))
+	for i, s := range d.slots {
+		if s.v.Ops == 0 {
+			continue
+		}
+		if s.v.Ops < 0 {
+			return fmt.Errorf("//bench:ops %d of %s (line %d): the number of operations per pass must be at least 1", s.v.Ops, s.v.Name, s.v.Line)
+		}
+		d.lat.slots[i] = latSlot{n: s.v.Ops, hist: make([]uint64, latBuckets)}
+		d.lat.any = true
+	}
+	return nil
+}
+
+// latCPUFlags says which of constant_tsc and nonstop_tsc the first flags
+// line of /proc/cpuinfo lists.
+func latCPUFlags() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(line, "flags") {
+			continue
+		}
+		var have []string
+		for _, f := range []string{"constant_tsc", "nonstop_tsc"} {
+			if strings.Contains(line+" ", " "+f+" ") {
+				have = append(have, f)
+			}
+		}
+		if len(have) > 0 {
+			return strings.Join(have, ",")
+		}
+		break
+	}
+	return "none"
+}
+
+// latRate measures ticks per microsecond against the monotonic clock and
+// writes the ticks record.
+func (d *driver) latRate(when string) float64 {
+	var rate float64
+	var window int64
+	if f := tickFreq(); f != 0 {
+		rate = float64(f) / 1e6
+	} else {
+		n0 := Now()
+		c0 := tickBegin()
+		n1 := Now()
+		for n1-n0 < latWindow {
+			n1 = Now()
+		}
+		c1 := tickEnd()
+		n2 := Now()
+		window = n2 - n0
+		rate = float64(c1-c0) / (float64(n1+n2)/2 - float64(n0)) * 1000
+	}
+	d.record("ticks when=%s source=%s ticks_per_us=%.6f window_ns=%d cpu_flags=%s", when, tickSource, rate, window, latCPUFlags())
+	return rate
+}
+
+// latPrelude ends the prelude: the tick rate, then per ops slot a pass of
+// n empty operations whose median is the overhead.
+func (d *driver) latPrelude() {
+	if !d.lat.any {
+		return
+	}
+	d.lat.rateStart = d.latRate("start")
+	h := make([]uint64, latBuckets)
+	for i := range d.lat.slots {
+		l := &d.lat.slots[i]
+		if l.n == 0 {
+			continue
+		}
+		clear(h)
+		theOp = Op{hist: h}
+		for j := int64(0); j < l.n; j++ {
+			theOp.Begin()
+			theOp.End()
+		}
+		l.overhead = latPercentile(h, 0.5)
+	}
+	theOp = Op{}
+}
+
+func (d *driver) latBefore(i int) {
+	theOp = Op{hist: d.lat.slots[i].hist}
+}
+
+// latAfter checks a measured pass's Begin and End calls against its slot.
+func (d *driver) latAfter(i int) error {
+	l, s := &d.lat.slots[i], d.slots[i]
+	o := theOp
+	theOp.hist = nil
+	switch {
+	case o.bad != "":
+		return fmt.Errorf("%s, in %s", o.bad, s.v.Name)
+	case o.open:
+		return fmt.Errorf("op.Begin without op.End in the same pass of %s (line %d)", s.v.Name, s.v.Line)
+	case l.n == 0:
+		return nil
+	case o.begins != l.n*s.k:
+		return fmt.Errorf("%s (line %d, //bench:ops %d): a pass did %d operations (op.Begin ... op.End), not %d",
+			s.v.Name, s.v.Line, l.n, o.begins/s.k, l.n)
+	}
+	l.passes += s.k
+	l.max = max(l.max, o.max)
+	return nil
+}
+
+// latEnd writes the tick rate again and each ops slot's histogram: its
+// non-empty buckets as index:count in latency_buckets records of at most
+// about 900 bytes (as the C driver), then the latency record.
+func (d *driver) latEnd() {
+	if !d.lat.any {
+		return
+	}
+	rate := (d.lat.rateStart + d.latRate("end")) / 2
+	for i, l := range d.lat.slots {
+		if l.n == 0 {
+			continue
+		}
+		var buf strings.Builder
+		var count uint64
+		nonempty := 0
+		for j, c := range l.hist {
+			if c == 0 {
+				continue
+			}
+			nonempty++
+			count += c
+			item := strconv.Itoa(j) + ":" + strconv.FormatUint(c, 10)
+			if buf.Len()+len(item)+1 >= 899 {
+				d.record("latency_buckets slot=%d buckets=%s", i, buf.String())
+				buf.Reset()
+			}
+			if buf.Len() > 0 {
+				buf.WriteByte(',')
+			}
+			buf.WriteString(item)
+		}
+		if buf.Len() > 0 {
+			d.record("latency_buckets slot=%d buckets=%s", i, buf.String())
+		}
+		d.record("latency slot=%d variant=%s ops=%d passes=%d n=%d max_ticks=%d overhead_ticks=%d ticks_per_us=%.6f nonempty=%d",
+			i, d.slots[i].v.Name, l.n, l.passes, count, l.max, l.overhead, rate, nonempty)
+	}
+}

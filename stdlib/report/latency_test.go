@@ -1,0 +1,36 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// simulatedLatency: 3 passes of 1000 operations, 2990 of 40 ticks, 9 of
+// 9000 and one of 2,000,000 at 2000 ticks per us; timer overhead 36 ticks.
+func simulatedLatency() *bench.Latency {
+	l := &bench.Latency{OpsPerPass: 1000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
+		MaxTicks: 2000000, OverheadTicks: 36, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
+		Buckets: [][2]int64{{40, 2990}, {int64(bench.LatencyIndex(9000)), 9}, {int64(bench.LatencyIndex(2000000)), 1}}}
+	l.Summarize()
+	return l
+}
+
+// The commentary's worst-operation paragraph carries the generator's
+// numbers: the worst of 3,000 at 1 ms against the 20 ns median, the timer
+// as most of the median (18 of 20 ns).
+func TestLatencyParagraph(t *testing.T) {
+	c := Commentary(everything())
+	i := strings.Index(c, "**The worst operation.**")
+	if i < 0 {
+		t.Fatalf("no worst-operation paragraph:\n%s", c)
+	}
+	p, _, _ := strings.Cut(c[i:], "\n\n")
+	for _, want := range []string{"The slowest of 3,000 operations of naive took 1 ms, 50,000 times the median 20 ns", "p99.9 4.5 µs",
+		"is 18 ns, more than half the median 20 ns of naive: the median is mostly the timer"} {
+		if !strings.Contains(p, want) {
+			t.Errorf("missing %q in:\n%s", want, p)
+		}
+	}
+}
