@@ -16,7 +16,7 @@ import (
 	"sync"
 )
 
-//go:embed c/benchbook.h c/driver.c go/bench/bench.go go/bench/driver.go
+//go:embed c/benchbook.h c/driver.c c/bench_freq.h go/bench/bench.go go/bench/driver.go go/bench/freq*.go go/bench/freq_amd64.s
 var files embed.FS
 
 // Version returns a hash of the harness sources: part of every build's cache
