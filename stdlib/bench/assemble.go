@@ -88,6 +88,7 @@ func (r *runner) assemble() {
 				v.Series.Cold.WarmMinFltPerPass = &w
 			}
 		}
+		r.assembleFreq(&v, i)
 		v.Checksum = d.sums[name].judged()
 		if n, ok := d.counts[name]; ok {
 			v.Counts = &Counts{Tool: "callgrind", InstructionsPerPass: n}
