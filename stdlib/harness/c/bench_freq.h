@@ -7,8 +7,8 @@
  * iteration whose value an empty asm claims to read and change, so the
  * compiler cannot fold it (less exact: the compiler picks the
  * instructions). A trial lasts about 1 ms; the record keeps the fastest
- * of 3 (an interrupt only slows a trial) and the slowest (its spread is
- * the estimate's own repeatability). */
+ * of 3 (an interrupt only slows a trial), the median and the slowest
+ * (their distance from the fastest is the estimate's own repeatability). */
 #ifndef BENCH_FREQ_H
 #define BENCH_FREQ_H
 
@@ -74,16 +74,17 @@ static uint64_t freq_calibrate(void) {
 static void freq_estimate(const char *when) {
   if (freq_iterations_ == 0) freq_iterations_ = freq_calibrate();
   uint64_t n = freq_iterations_;
-  int64_t best = 0, worst = 0;
+  int64_t t[BENCH_FREQ_TRIALS];
   for (int i = 0; i < BENCH_FREQ_TRIALS; i++) {
     int64_t d = freq_time(n);
-    if (i == 0 || d < best) best = d;
-    if (d > worst) worst = d;
+    int j = i; /* insertion: t stays sorted */
+    for (; j > 0 && t[j - 1] > d; j--) t[j] = t[j - 1];
+    t[j] = d;
   }
-  if (best < 1) best = 1;
+  int64_t best = t[0] > 0 ? t[0] : 1, mid = t[BENCH_FREQ_TRIALS / 2], worst = t[BENCH_FREQ_TRIALS - 1];
   double mhz = (double)n * BENCH_FREQ_ADDS / (double)best * 1000.0;
-  record("freq when=%s mhz=%.3f ns=%lld worst_ns=%lld iterations=%llu adds=%d", when, mhz, (long long)best,
-         (long long)worst, (unsigned long long)n, BENCH_FREQ_ADDS);
+  record("freq when=%s mhz=%.3f ns=%lld median_ns=%lld worst_ns=%lld iterations=%llu adds=%d", when, mhz,
+         (long long)best, (long long)mid, (long long)worst, (unsigned long long)n, BENCH_FREQ_ADDS);
 }
 
 #endif

@@ -1,12 +1,15 @@
 package bench
 
+import "slices"
+
 // The driver's estimate of its own core clock (-freq), the method of
 // stdlib/machine/freq.go: time a chain of dependent integer additions, one
 // per cycle, so adds per nanosecond is the clock in GHz. On amd64 the chain
 // is assembly, 64 dependent ADDQ per iteration (freq_amd64.s); elsewhere
 // compiled Go alternating XOR and ADD (freqChainGo). A trial lasts about
 // 1 ms; the record keeps the fastest of 3 (an interrupt only slows a
-// trial) and the slowest (their spread is the estimate's repeatability).
+// trial), the median and the slowest (their distance from the fastest is
+// the estimate's repeatability).
 
 const (
 	freqTrials  = 3
@@ -44,17 +47,15 @@ func (d *driver) freqEstimate(when string) {
 		freqIterations = freqCalibrate()
 	}
 	n := freqIterations
-	var best, worst int64
-	for i := range freqTrials {
-		t := freqTime(n)
-		if i == 0 || t < best {
-			best = t
-		}
-		worst = max(worst, t)
+	var t [freqTrials]int64
+	for i := range t {
+		t[i] = freqTime(n)
 	}
-	best = max(best, 1)
+	slices.Sort(t[:])
+	best := max(t[0], 1)
 	mhz := float64(n) * freqAdds / float64(best) * 1000
-	d.record("freq when=%s mhz=%.3f ns=%d worst_ns=%d iterations=%d adds=%d", when, mhz, best, worst, n, freqAdds)
+	d.record("freq when=%s mhz=%.3f ns=%d median_ns=%d worst_ns=%d iterations=%d adds=%d", when, mhz, best, t[freqTrials/2],
+		t[freqTrials-1], n, freqAdds)
 }
 
 // freqChainGo is the portable chain: 8 dependent operations per iteration
