@@ -114,6 +114,7 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	problems = append(problems, checkOrder(r)...)
 	problems = append(problems, checkChecksums(r)...)
 	problems = append(problems, checkPrediction(r)...)
+	problems = append(problems, checkFreq(r)...)
 	return desc, append(problems, checkRendered(nb, f, shown)...)
 }
 
