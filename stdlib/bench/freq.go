@@ -196,3 +196,22 @@ func CyclesPerElement(ns, mhz []float64, elements int64) (float64, bool) {
 	}
 	return stats.Median(c), true
 }
+
+// MedianClockMHz is the run's clock: the median of every estimate of the
+// run's processes (before and after, each process once); ok is false when
+// the result has none (results made before the clock was estimated per
+// process).
+func (r *Result) MedianClockMHz() (mhz float64, ok bool) {
+	var ests []float64
+	for _, p := range clockTimeline(r) {
+		for _, e := range []float64{p.before, p.after} {
+			if !math.IsNaN(e) {
+				ests = append(ests, e)
+			}
+		}
+	}
+	if len(ests) == 0 {
+		return 0, false
+	}
+	return stats.Median(ests), true
+}
