@@ -104,4 +104,3 @@ func TestOffClockMarks(t *testing.T) {
 		t.Error("the marks changed nothing in the picture")
 	}
 }
-
