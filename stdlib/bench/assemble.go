@@ -92,6 +92,7 @@ func (r *runner) assemble() {
 		v.Checksum = d.sums[name].judged()
 		if n, ok := d.counts[name]; ok {
 			v.Counts = &Counts{Tool: "callgrind", InstructionsPerPass: n}
+			v.Counts.setCache(d.misses[name])
 			if e := r.res.Protocol.Elements; e != nil && *e > 0 {
 				pe := float64(n) / float64(*e)
 				v.Counts.PerElement = &pe

@@ -50,6 +50,7 @@ type collected struct {
 	inter   [][]float64 // per slot, ns per pass, in round order
 	pos     [][]int     // per slot, its position in each round
 	counts  map[string]int64
+	misses  map[string]cacheCounts // counts' simulated cache misses (counts_cache.go)
 	batch   map[string]int64
 	inproc  map[string]*inProc
 	fresh   map[string]*freshRuns

@@ -230,6 +230,10 @@ func Result(r *bench.Result) map[string]any {
 		h.WriteString(ct.html())
 		t.WriteString("\n" + ct.text())
 	}
+	if cc := countsTable(r); cc != nil { // counts_cache.go
+		h.WriteString(cc.html())
+		t.WriteString("\n" + cc.text())
+	}
 	if cs := checksumLines(r); len(cs) > 0 {
 		h.WriteString("<p>" + html.EscapeString(strings.Join(cs, "; ")) + "</p>")
 		t.WriteString("\n" + strings.Join(cs, "\n") + "\n")
