@@ -197,7 +197,11 @@ func clockSentences(f *facts) []Sentence {
 	if !ok {
 		return nil
 	}
-	out := one(TopicClock, clockKind(m), "", clockText(m, tl))
+	text := clockText(m, tl)
+	if m.Moved() && f.loaded {
+		text += fmt.Sprintf("; the load average was above %g, and an estimate is the adds the process's thread completed per nanosecond, so a low one may be time the thread did not run (the CPU shared) rather than a lower clock: either way its passes got fewer cycles", LoadLimit)
+	}
+	out := one(TopicClock, clockKind(m), "", text)
 	for i := range f.r.Variants {
 		v := &f.r.Variants[i]
 		if live(v) {

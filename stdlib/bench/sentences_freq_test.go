@@ -125,6 +125,13 @@ func TestClockDropIsMovedAndPlaced(t *testing.T) {
 	if !found {
 		t.Errorf("the move is no finding: %+v", Findings(r))
 	}
+	if strings.Contains(text, "the thread did not run") {
+		t.Errorf("the load clause without load: %q", text)
+	}
+	r.Conditions.Before.Loadavg[0] = 3
+	if text := sentenceOf(t, r, TopicClock, ""); !strings.Contains(text, "may be time the thread did not run") {
+		t.Errorf("a move under load does not say the estimate cannot tell a shared CPU from a lower clock: %q", text)
+	}
 	if v := sentenceOf(t, r, TopicClock, "a"); !strings.Contains(v, "the slower fresh passes came from the slower-clock processes") {
 		t.Errorf("variant a: %q", v)
 	}
