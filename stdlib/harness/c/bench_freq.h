@@ -15,7 +15,7 @@
 #define BENCH_FREQ_TRIALS 3
 #define BENCH_FREQ_TRIAL_NS 1000000LL
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(BENCH_FREQ_PORTABLE) /* BENCH_FREQ_PORTABLE: the portable chain, to test it */
 #define BENCH_FREQ_ADDS 64
 static uint64_t freq_chain(uint64_t iterations, uint64_t step) {
   uint64_t x = 0;
