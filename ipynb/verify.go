@@ -116,6 +116,7 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	problems = append(problems, checkPrediction(r)...)
 	problems = append(problems, checkSweep(nb, r)...)
 	problems = append(problems, checkLatency(r)...) // verify_latency.go
+	problems = append(problems, checkFreq(r)...)
 	return desc, append(problems, checkRendered(nb, f, shown)...)
 }
 

@@ -1,15 +1,12 @@
 package bench
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 )
 
 // Counts is what valgrind's callgrind counted for one variant: the
@@ -20,6 +17,12 @@ type Counts struct {
 	Tool                string   `json:"tool"`
 	InstructionsPerPass int64    `json:"instructions_per_pass"`
 	PerElement          *float64 `json:"per_element"`
+	// Simulated by callgrind (--cache-sim=yes, counts_cache.go): data misses
+	// per pass of the first-level data cache and of the last level, and the
+	// geometry simulated (callgrind's desc lines).
+	D1MissesPerPass *float64 `json:"d1_misses_per_pass,omitempty"`
+	LLMissesPerPass *float64 `json:"ll_misses_per_pass,omitempty"`
+	Cache           []string `json:"cache,omitempty"`
 }
 
 // countRounds are the two numbers of measured passes whose counts are
@@ -39,68 +42,41 @@ func (r *runner) counts(ctx context.Context) error {
 	if err != nil {
 		return ErrNoValgrind
 	}
-	r.data.counts = map[string]int64{}
+	r.data.counts, r.data.misses = map[string]int64{}, map[string]cacheCounts{}
 	for _, v := range r.opt.Variants {
-		n, err := r.countVariant(ctx, vg, r.k.Binary, r.variant(v).Symbol, v, "counts")
+		c, err := r.countVariant(ctx, vg, r.k.Binary, r.variant(v).Symbol, v, "counts")
 		if err != nil {
 			return err
 		}
-		r.data.counts[v] = n
+		r.data.counts[v], r.data.misses[v] = c.instructions, c
 		if r.base.has(v) {
 			bv, _ := r.base.k.Variant(v)
-			if n, err := r.countVariant(ctx, vg, r.base.k.Binary, bv.Symbol, v, "baseline-counts"); err == nil {
-				r.base.counts[v] = n
+			if c, err := r.countVariant(ctx, vg, r.base.k.Binary, bv.Symbol, v, "baseline-counts"); err == nil {
+				r.base.counts[v] = c.instructions
 			}
 		}
 	}
 	return nil
 }
 
-// countVariant is the instructions per pass of variant v of binary bin.
-func (r *runner) countVariant(ctx context.Context, vg, bin, symbol, v, label string) (int64, error) {
-	var totals [2]int64
+// countVariant is the instructions and simulated data misses per pass of
+// variant v of binary bin.
+func (r *runner) countVariant(ctx context.Context, vg, bin, symbol, v, label string) (cacheCounts, error) {
+	var totals [2]map[string]int64
+	var cache []string
 	for i, rounds := range countRounds {
 		out := filepath.Join(r.dir, fmt.Sprintf("callgrind-%s-%s-%d.out", label, v, rounds))
-		r.wrapper = []string{vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
-			"--toggle-collect=" + symbol}
+		r.wrapper = append([]string{vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
+			"--toggle-collect=" + symbol, "--cache-sim=yes"}, countsCacheArgs()...)
 		_, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%d", label, v, rounds), "-slots", v, "-batch", "1",
 			"-cold", v, "-settle-ms", "0", "-warmup", "0", "-rounds", strconv.Itoa(rounds))
 		r.wrapper = nil
 		if err != nil {
-			return 0, fmt.Errorf("counts of %s under valgrind: %w", v, err)
+			return cacheCounts{}, fmt.Errorf("counts of %s under valgrind: %w", v, err)
 		}
-		if totals[i], err = callgrindTotal(out); err != nil {
-			return 0, fmt.Errorf("counts of %s: %w", v, err)
-		}
-	}
-	return (totals[1] - totals[0]) / int64(countRounds[1]-countRounds[0]), nil
-}
-
-// callgrindTotal reads the "totals:" (or "summary:") line of a callgrind
-// output file: the instructions executed while collection was on.
-func callgrindTotal(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var total int64 = -1
-	for sc.Scan() {
-		line := sc.Text()
-		for _, key := range []string{"totals:", "summary:"} {
-			if rest, ok := strings.CutPrefix(line, key); ok {
-				fields := strings.Fields(rest)
-				if len(fields) > 0 {
-					if n, err := strconv.ParseInt(fields[0], 10, 64); err == nil {
-						total = n
-					}
-				}
-			}
+		if totals[i], cache, err = callgrindEvents(out); err != nil {
+			return cacheCounts{}, fmt.Errorf("counts of %s: %w", v, err)
 		}
 	}
-	if total < 0 {
-		return 0, fmt.Errorf("%s has no totals line", path)
-	}
-	return total, sc.Err()
+	return cacheDiff(totals[0], totals[1], countRounds[1]-countRounds[0], cache), nil
 }

@@ -70,6 +70,9 @@ func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	if r.opt.Pin >= 0 {
 		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
 	}
+	if len(r.wrapper) == 0 { // every process estimates its clock (freq.go), except under valgrind
+		full = append(full, "-freq")
+	}
 	if len(r.wrapper) > 0 { // a tool the kernel runs under (valgrind for counts)
 		return p, exec.Command(r.wrapper[0], append(append(append([]string{}, r.wrapper[1:]...), bin), full...)...)
 	}

@@ -136,6 +136,11 @@ type Samples struct {
 	// Layout, in a fresh or cold series, is each process's layout: its
 	// build (layouts=K), stack and heap padding and the addresses seen.
 	Layout *Layout `json:"layout,omitempty"`
+	// The clock during the run (freq.go): each process's own estimates,
+	// the clock of each sample, and the median cycles per element.
+	FreqProcesses    []FreqProcess `json:"freq_processes,omitempty"`
+	FreqMHz          []float64     `json:"freq_mhz,omitempty"`
+	CyclesPerElement *float64      `json:"cycles_per_element,omitempty"`
 }
 
 // Layout is the placement in memory of each fresh process, one entry per

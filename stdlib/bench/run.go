@@ -58,7 +58,9 @@ type collected struct {
 	sums      map[string]*Checksum
 	clock     *Clock
 	aaIndex   int
-	latency   *latencyCollect // BENCH_OPS (latency.go)
+	latency   *latencyCollect        // BENCH_OPS (latency.go)
+	misses    map[string]cacheCounts // counts' simulated cache misses (counts_cache.go)
+	freq      freqData               // the clock of each process (freq.go)
 }
 
 func newCollected() collected {
@@ -80,6 +82,7 @@ type freshRuns struct {
 	setupNS  []float64
 	setupFlt []int64
 	layout   Layout
+	freq     []FreqProcess // each process's clock (freq.go)
 }
 
 // step is one named phase of the protocol.
@@ -443,6 +446,7 @@ func (r *runner) interleaved(ctx context.Context) error {
 func (r *runner) collectInterleaved(ps []*proc, slots []string) {
 	r.data.slots, r.data.aaIndex = slots, len(slots)-1
 	r.data.inter, r.data.pos = collectRounds(ps, len(slots))
+	r.data.collectFreqInterleaved(ps, len(slots))
 	for _, p := range ps {
 		if p != nil {
 			r.collectClockAndSums(p, slots)
@@ -576,6 +580,7 @@ func (r *runner) collectInProcess(v string, p *proc) {
 			r.data.collectLatency(rec)
 		}
 	}
+	r.data.collectFreqInProcess(v, p, len(s.samples))
 }
 
 // freshProcesses is Part 2's second half and Part 3: runs processes per
@@ -676,6 +681,7 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 		s.layout.StackPad = append(s.layout.StackPad, stack)
 		s.layout.HeapPad = append(s.layout.HeapPad, heap)
 		s.layout.ASLR = append(s.layout.ASLR, aslr)
+		s.freq = append(s.freq, procFreq(p.Records, 1))
 	}
 }
 

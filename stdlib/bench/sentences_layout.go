@@ -105,6 +105,7 @@ func countsSentences(f *facts) []Sentence {
 		if v.Counts.PerElement != nil {
 			text += fmt.Sprintf(", %s per element", sig(*v.Counts.PerElement))
 		}
+		text += cacheCountsText(v.Counts)
 		if bl := r.Baseline; bl != nil {
 			if prev, ok := bl.Counts[v.Name]; ok {
 				switch n := v.Counts.InstructionsPerPass; {

@@ -53,6 +53,8 @@ func parseCacheSize(s string) (int64, bool) {
 		mult, s = 1<<10, strings.TrimSuffix(s, "K")
 	case strings.HasSuffix(s, "M"):
 		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "G")
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {

@@ -9,8 +9,8 @@ import (
 )
 
 // Record is one line a kernel binary wrote: its kind ("start", "layout", "pinned",
-// "cold", "clock", "gaps", "phase", "batch", "sample", "checksum", "error",
-// "done") and its key=value fields. records.md is the spec of every kind.
+// "cold", "clock", "gaps", "phase", "batch", "freq", "sample", "checksum",
+// "error", "done") and its key=value fields. records.md is the spec of every kind.
 type Record struct {
 	Kind   string
 	Fields map[string]string
@@ -85,7 +85,7 @@ func (rr *RecordReader) Skipped() int { return rr.skipped }
 
 // kinds are the record kinds of records.md (TestRecordsSpecKinds).
 var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
-	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true,
+	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true, "freq": true,
 	"ticks": true, "latency_buckets": true, "latency": true} // the last three: BENCH_OPS (latency.c, latency.go)
 
 // ParseRecord parses one line: a kind then key=value fields. The value of

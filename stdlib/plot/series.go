@@ -14,6 +14,7 @@ import (
 type pair struct {
 	named           // the variant, with its in-process samples
 	fresh []float64 // its fresh-process samples
+	off   []bool    // fresh samples whose process's clock was off the run's (freq.go), or nil
 }
 
 // InVsFresh plots, for each variant that has both, its in-process series (one
@@ -47,6 +48,12 @@ func inVsFreshOf(r *bench.Result) (*chart, error) {
 	}
 	c.addLegend("in-process", kindThumb{draw.CircleGlyph{}})
 	c.addLegend("fresh processes", kindThumb{draw.PyramidGlyph{}})
+	for _, p := range ps {
+		if p.off != nil {
+			c.addLegend(offClockLegend(r), offClockThumb{})
+			break
+		}
+	}
 	return c, nil
 }
 
@@ -58,7 +65,8 @@ func freshPairs(r *bench.Result) []pair {
 		if in == nil || fr == nil || len(in.SamplesNS) == 0 || len(fr.SamplesNS) == 0 {
 			continue
 		}
-		ps = append(ps, pair{named: named{name: v.Name, ns: in.SamplesNS, color: i, dead: v.Dead}, fresh: fr.SamplesNS})
+		ps = append(ps, pair{named: named{name: v.Name, ns: in.SamplesNS, color: i, dead: v.Dead}, fresh: fr.SamplesNS,
+			off: offClockMarks(r, fr)})
 	}
 	return ps
 }
@@ -77,9 +85,11 @@ func addPairPanel(c *chart, p pair, w vg.Length) (*Jitter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("in-process series: %w", err)
 	}
-	if _, err := addCategory(pl, ax.values(p.fresh), 1, p.color, draw.PyramidGlyph{}, w); err != nil {
+	fdots, err := addCategory(pl, ax.values(p.fresh), 1, p.color, draw.PyramidGlyph{}, w)
+	if err != nil {
 		return nil, fmt.Errorf("fresh series: %w", err)
 	}
+	addOffClockRings(pl, fdots, p.off)
 	categoryAxis(pl, []plot.Tick{
 		{Value: 0, Label: "in-process\n" + FormatNS(mi)},
 		{Value: 1, Label: "fresh\n" + FormatNS(mf)},

@@ -33,6 +33,7 @@ var paragraphs = []paragraph{
 	{bench.TopicResolution, "What one run can resolve.", ""},
 	{bench.TopicLayout, "Layout.", ""},
 	{bench.TopicGaps, "Interruptions.", ""},
+	{bench.TopicClock, "The clock during the run.", ""},
 	{bench.TopicSpread, "Spread.", ""},
 	{bench.TopicBatch, "Short passes.", ""},
 	{bench.TopicLoad, "Load.", ""},

@@ -67,6 +67,8 @@ func (t *table) text() string {
 // summaryTable has one row per variant and series.
 func summaryTable(r *bench.Result) *table {
 	t := &table{head: []string{"variant / series", "n", "min", "median", "max", "mean", "cv", "max/min", ">2%", ">5%", ">10%"}}
+	fh := freqHead(r) // the clock during the run, when the result has it (freq.go)
+	t.head = append(t.head, fh...)
 	for _, v := range r.Variants {
 		for _, name := range bench.SeriesNames {
 			s := v.Get(name)
@@ -77,7 +79,7 @@ func summaryTable(r *bench.Result) *table {
 			if v.Batch > 1 && name != "cold" {
 				label += fmt.Sprintf(" (batch means of %d)", v.Batch)
 			}
-			t.add(summaryRow(label, s.Summary)...)
+			t.add(append(summaryRow(label, s.Summary), freqCells(fh, s)...)...)
 		}
 	}
 	return t
@@ -227,6 +229,10 @@ func Result(r *bench.Result) map[string]any {
 	if len(ct.rows) > 0 {
 		h.WriteString(ct.html())
 		t.WriteString("\n" + ct.text())
+	}
+	if cc := countsTable(r); cc != nil { // counts_cache.go
+		h.WriteString(cc.html())
+		t.WriteString("\n" + cc.text())
 	}
 	if cs := checksumLines(r); len(cs) > 0 {
 		h.WriteString("<p>" + html.EscapeString(strings.Join(cs, "; ")) + "</p>")

@@ -25,6 +25,7 @@ func init() {
 		"Latency":       reflect.ValueOf(plot.Latency),
 		"NewJitter":     reflect.ValueOf(plot.NewJitter),
 		"NewLevel":      reflect.ValueOf(plot.NewLevel),
+		"OffClockPct":   reflect.ValueOf(constant.MakeFromLiteral("2", token.FLOAT, 0)),
 		"Overlay":       reflect.ValueOf(plot.Overlay),
 		"RunOrder":      reflect.ValueOf(plot.RunOrder),
 		"Samples":       reflect.ValueOf(plot.Samples),

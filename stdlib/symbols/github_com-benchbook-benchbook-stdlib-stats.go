@@ -38,6 +38,7 @@ func init() {
 		"RatioOfMedians":    reflect.ValueOf(stats.RatioOfMedians),
 		"RhoMax":            reflect.ValueOf(constant.MakeFromLiteral("0.899999999999999999978315956550289911319850943982601165771484375", token.FLOAT, 0)),
 		"RhoMin":            reflect.ValueOf(constant.MakeFromLiteral("0", token.FLOAT, 0)),
+		"Spearman":          reflect.ValueOf(stats.Spearman),
 		"Summarize":         reflect.ValueOf(stats.Summarize),
 
 		// type definitions
@@ -45,6 +46,7 @@ func init() {
 		"Comparison":   reflect.ValueOf((*stats.Comparison)(nil)),
 		"Interval":     reflect.ValueOf((*stats.Interval)(nil)),
 		"OneWayResult": reflect.ValueOf((*stats.OneWayResult)(nil)),
+		"Rank":         reflect.ValueOf((*stats.Rank)(nil)),
 		"Summary":      reflect.ValueOf((*stats.Summary)(nil)),
 		"Verdict":      reflect.ValueOf((*stats.Verdict)(nil)),
 	}

@@ -425,6 +425,8 @@ static void prelude(const prelude_t *o) {
   lat_prelude();
 }
 
+#include "bench_freq.h"
+
 /* Layout: -no-aslr re-executes the binary once with ADDR_NO_RANDOMIZE set,
  * a flag execve keeps, so the re-executed process finds it set and goes on;
  * -heap-pad and -stack-pad shift later heap allocations and every frame of
@@ -466,6 +468,10 @@ typedef struct {
   void *heap_probe;
 } run_t;
 
+/* freq_: -freq was given: estimate the core clock right before and right
+ * after the measured rounds (bench_freq.h). */
+static int freq_;
+
 /* measured runs everything after the layout is set: the layout record, the
  * prelude and the measured rounds; it returns 1 if step mode stopped it. */
 __attribute__((noinline)) static int measured(run_t *r) {
@@ -474,8 +480,11 @@ __attribute__((noinline)) static int measured(run_t *r) {
          r->heap_pad, (void *)&here, r->heap_probe, (void *)variants_[slots_[0].variant].once, aslr_on());
   if (step_ && !step_wait()) return 1;
   prelude(&r->pre);
+  if (freq_) freq_estimate("before");
   if (step_) step_ok();
-  return measure(r->rounds) + here;
+  int stopped = measure(r->rounds);
+  if (freq_) freq_estimate("after");
+  return stopped + here;
 }
 
 /* padded moves the stack pointer down by stack_pad bytes (rounded up to
@@ -521,6 +530,7 @@ int main(int argc, char **argv) {
     if (strcmp(a, "-step") == 0) { step_ = 1; continue; }
     if (strcmp(a, "-cold-after-setup") == 0) { pre->cold_after_setup = 1; continue; }
     if (strcmp(a, "-no-aslr") == 0) continue; /* acted on above */
+    if (strcmp(a, "-freq") == 0) { freq_ = 1; continue; }
     if (!val) fail("missing value for ", a);
     i++;
     if (strcmp(a, "-out") == 0) out = val;

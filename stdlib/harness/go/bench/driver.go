@@ -103,6 +103,7 @@ func (d *driver) run(args []string) error {
 	fs.Func("stack-pad", "move the stack of the measuring code down by this many bytes", decimal(&stackPad))
 	fs.Func("heap-pad", "allocate and keep this many bytes before setup", decimal(&heapPad))
 	noASLR := fs.Bool("no-aslr", false, "re-execute once with address space randomisation off")
+	freq := fs.Bool("freq", false, "estimate the core clock right before and after the measured rounds")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -154,8 +155,14 @@ func (d *driver) run(args []string) error {
 		if err = d.prelude(p); err != nil {
 			return
 		}
+		if *freq {
+			d.freqEstimate("before")
+		}
 		d.stepOK()
 		stopped, err = d.measure(*rounds)
+		if *freq {
+			d.freqEstimate("after")
+		}
 	})
 	if err != nil {
 		return err
