@@ -1,6 +1,8 @@
 package cells
 
 import (
+	"fmt"
+	"github.com/benchbook/benchbook/stdlib/stats"
 	"math"
 	"strings"
 	"testing"
@@ -9,11 +11,23 @@ import (
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
-// sweepKernel is seed 000's loop over ints: N is the sweep's unless the
-// cell is built alone.
-const sweepKernel = "%%c seedsweep\n#ifndef N\n#define N (1 << 20)\n#endif\nstatic int a[N];\n" +
-	"BENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = i & 7; }\n" +
-	"BENCH(sum) { int s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }\n"
+// sweepKernel walks L cache lines in a random cyclic order: each load's
+// address comes from the previous load, so a step costs the latency of
+// the level the lines sit in, and the levels are far apart (a loop that
+// streams through the array, as seed 000's does, is held by its adds or
+// the prefetchers long before the caches show). Every pass ends where it
+// began: the checksum. The walk goes on from where the last pass ended: a
+// pass that started afresh from the first line would not depend on the one
+// before, and in a batch of short passes the core would run several at
+// once (4 KiB read 0.67 ns a load, less than one L1 hit).
+const sweepKernel = "%%c seedsweep\n#include <stdlib.h>\n#ifndef L\n#define L 4096\n#endif\n" +
+	"struct line { struct line *next; char pad[56]; };\nstatic struct line lines[L];\n" +
+	"BENCH_SETUP() {\n\tunsigned long *p = malloc(L * sizeof *p), x = 88172645463325252ul;\n" +
+	"\tfor (unsigned long i = 0; i < L; i++) p[i] = i;\n" +
+	"\tfor (unsigned long i = L - 1; i > 0; i--) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; unsigned long j = x % (i + 1), t = p[i]; p[i] = p[j]; p[j] = t; }\n" +
+	"\tfor (unsigned long i = 0; i < L; i++) lines[p[i]].next = &lines[p[(i + 1) % L]];\n\tfree(p);\n}\n" +
+	"static struct line *q = lines;\n" +
+	"BENCH(chase) { for (long i = 0; i < L; i++) q = q->next; bench_checksum(q == lines, 1); }\n"
 
 func sweepResults(rec *recorder) []*bench.Result {
 	var rs []*bench.Result
@@ -39,21 +53,40 @@ func TestSweepSeedLoop(t *testing.T) {
 	if _, _, e := execute(t, s, "Cell[1]", sweepKernel); e != nil {
 		t.Fatal(e.Traceback)
 	}
-	rec, _, e := execute(t, s, "Cell[2]", `%bench seedsweep sweep=N:4K..16M*4 predict="time(16M)/time(1M)~16"`)
+	// What the machine answers (a step, the largest point slower) is
+	// asked of up to three runs: a load that comes and goes on a shared
+	// machine can hide a step from one run's samples. The structure of
+	// every run is checked.
+	var misses []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		miss := sweepSeedLoopOnce(t, s, fmt.Sprintf("Cell[%d]", attempt+1))
+		if miss == "" {
+			return
+		}
+		misses = append(misses, fmt.Sprintf("run %d: %s", attempt, miss))
+	}
+	t.Errorf("in three runs:\n%s", strings.Join(misses, "\n"))
+}
+
+// sweepSeedLoopOnce runs the sweep once, fails t on what every run must
+// hold, and returns what the measurement did not show ("" when it did).
+func sweepSeedLoopOnce(t *testing.T, s *Session, label string) string {
+	t.Helper()
+	rec, _, e := execute(t, s, label, `%bench seedsweep sweep=L:64..256K*4 cold=after-setup predict="time(256K)/time(16K)~16"`)
 	if e != nil {
 		t.Fatalf("%v", e.Traceback)
 	}
 	rs := sweepResults(rec)
 	if len(rs) != 7 {
-		t.Fatalf("%d results; want 7 points (4K, 16K, ..., 16M)", len(rs))
+		t.Fatalf("%d results; want 7 points (64, 256, ..., 256K lines)", len(rs))
 	}
 	for i, r := range rs {
 		sp := r.Sweep
-		if sp.ID != rs[0].Sweep.ID || sp.Param != "N" || sp.Index != i || sp.Bytes == nil || *sp.Bytes != 4*sp.Value || sp.BytesRule != bench.RuleFit {
-			t.Errorf("point %d: %+v; want id %s, bytes 4*N from the static data", i, sp, rs[0].Sweep.ID)
+		if sp.ID != rs[0].Sweep.ID || sp.Param != "L" || sp.Index != i || sp.Bytes == nil || *sp.Bytes != 64*sp.Value || sp.BytesRule != bench.RuleFit {
+			t.Errorf("point %d: %+v; want id %s, bytes 64*L from the static data", i, sp, rs[0].Sweep.ID)
 		}
 		if r.Protocol.Elements == nil || *r.Protocol.Elements != sp.Value {
-			t.Errorf("point %d: elements %v, want N", i, r.Protocol.Elements)
+			t.Errorf("point %d: elements %v, want L", i, r.Protocol.Elements)
 		}
 		if r.RawFile == "" || r.RawFile == rs[0].RawFile && i > 0 {
 			t.Errorf("point %d: raw folder %q", i, r.RawFile)
@@ -68,29 +101,30 @@ func TestSweepSeedLoop(t *testing.T) {
 			t.Fatalf("a turn visits %v; want every point once", turn)
 		}
 	}
-	per := func(r *bench.Result) float64 {
-		return r.Variant("sum").Series.Interleaved.Summary.Median / float64(r.Sweep.Value)
-	}
-	small, large := per(rs[0]), per(rs[len(rs)-1])
-	if large < 1.5*small {
-		t.Errorf("time per element %.3g ns at 16K ints, %.3g ns at 16M: want the largest at least 1.5x the smallest", small, large)
-	}
 	// The plot, then the commentary, come after the points.
 	n := len(rec.displays)
 	if _, ok := rec.displays[n-2].Data[display.MIMEPNG]; !ok {
 		t.Errorf("the last but one output is not the plot: %v", rec.displays[n-2].Data[display.MIMEText])
 	}
 	md, _ := rec.displays[n-1].Data[display.MIMEMarkdown].(string)
-	if !strings.Contains(md, "a step") && !strings.Contains(md, "A step") {
-		t.Errorf("the commentary names no step:\n%s", md)
-	}
 	if !strings.Contains(md, "predicted 16, measured") {
 		t.Errorf("the commentary does not judge the prediction:\n%s", md)
 	}
-	if math.Abs(*sum.Prediction.Observed/(float64(rs[6].Variant("sum").Series.Interleaved.Summary.Median)/rs[4].Variant("sum").Series.Interleaved.Summary.Median)-1) > 1e-9 {
+	// The prediction's ratio is the ratio of the medians of the samples the
+	// sweep judges by.
+	med := func(r *bench.Result) float64 { return stats.Median(bench.SweepSamples(r, "chase")) }
+	if math.Abs(*sum.Prediction.Observed/(med(rs[6])/med(rs[4]))-1) > 1e-9 { // 256K lines over 16K
 		t.Errorf("the prediction's ratio %g is not the ratio of the two points' medians", *sum.Prediction.Observed)
 	}
 	t.Logf("commentary:\n%s", md)
+	small, large := med(rs[0])/float64(rs[0].Sweep.Value), med(rs[len(rs)-1])/float64(rs[len(rs)-1].Sweep.Value)
+	switch {
+	case large < 1.5*small:
+		return fmt.Sprintf("time per line %.3g ns at 64 lines (4KiB), %.3g ns at 256K (16MiB): want the largest at least 1.5x the smallest", small, large)
+	case !strings.Contains(md, "a step") && !strings.Contains(md, "A step"):
+		return "the commentary names no step"
+	}
+	return ""
 }
 
 // A cell that #defines N unconditionally is refused with its line; a value

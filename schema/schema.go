@@ -19,10 +19,18 @@ var resultSchema []byte
 //go:embed build.schema.json
 var buildSchema []byte
 
+// resultExtSchema is the contract's result schema with the definitions of
+// the fields this implementation adds (sweep, latency, the clock per
+// sample): a result is checked against both. result.schema.json stays a
+// copy of the shared contract (TestSchemasMatchTheContract).
+//
+//go:embed result.ext.schema.json
+var resultExtSchema []byte
+
 var compiled = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	out := map[string]*jsonschema.Schema{}
-	for name, src := range map[string][]byte{"result.schema.json": resultSchema, "build.schema.json": buildSchema} {
+	for name, src := range map[string][]byte{"result.schema.json": resultSchema, "result.ext.schema.json": resultExtSchema, "build.schema.json": buildSchema} {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(src))
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: %w", name, err)
@@ -31,7 +39,7 @@ var compiled = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
 			return nil, fmt.Errorf("schema %s: %w", name, err)
 		}
 	}
-	for _, name := range []string{"result.schema.json", "build.schema.json"} {
+	for _, name := range []string{"result.schema.json", "result.ext.schema.json", "build.schema.json"} {
 		s, err := c.Compile(name)
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: %w", name, err)
@@ -58,8 +66,14 @@ func validate(name string, v any) error {
 }
 
 // ValidateResult checks a result (any value that encodes to JSON) against
-// result.schema.json.
-func ValidateResult(v any) error { return validate("result.schema.json", v) }
+// result.schema.json, the shared contract, and result.ext.schema.json, the
+// fields this implementation adds.
+func ValidateResult(v any) error {
+	if err := validate("result.schema.json", v); err != nil {
+		return err
+	}
+	return validate("result.ext.schema.json", v)
+}
 
 // ValidateBuild checks a build entry against build.schema.json.
 func ValidateBuild(v any) error { return validate("build.schema.json", v) }

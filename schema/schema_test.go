@@ -36,3 +36,19 @@ func TestValidateRejects(t *testing.T) {
 		t.Error("a build entry with no variants and a negative time passed")
 	}
 }
+
+// The extension schema holds what this implementation adds: a latency
+// whose percentiles are not numbers fails it, though the contract, which
+// does not know latency, lets it pass.
+func TestExtensionSchemaIsApplied(t *testing.T) {
+	r := map[string]any{"schema": "benchbook.result/1",
+		"kernel":   map[string]any{"name": "k", "lang": "c", "compiler": "cc", "flags": []any{}, "source_sha256": "a", "binary_sha256": "b"},
+		"protocol": map[string]any{}, "conditions": map[string]any{}, "comparisons": []any{}, "aa": map[string]any{}, "findings": []any{},
+		"variants": []any{map[string]any{"name": "v", "dead": false, "asm": "", "batch": 1, "series": map[string]any{}, "latency": map[string]any{"n": "many"}}}}
+	if err := validate("result.schema.json", r); err != nil && strings.Contains(err.Error(), "latency") {
+		t.Fatalf("the contract knows latency: %v", err)
+	}
+	if err := validate("result.ext.schema.json", r); err == nil || !strings.Contains(err.Error(), "latency") {
+		t.Errorf("a latency with n \"many\" passed the extension: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +70,12 @@ func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	full := append([]string{"run", "-out", p.File}, args...)
 	if r.opt.Pin >= 0 {
 		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
+	}
+	// cold=after-setup holds for every process that takes a cold pass (the
+	// first execution and the interleaved one too): a kernel whose data
+	// only setup makes, a pointer chase, cannot take a pass before it.
+	if r.opt.ColdAfterSetup && slices.Contains(args, "-cold") && !slices.Contains(args, "-cold-after-setup") {
+		full = append(full, "-cold-after-setup")
 	}
 	if len(r.wrapper) == 0 { // every process estimates its clock (freq.go), except under valgrind
 		full = append(full, "-freq")
