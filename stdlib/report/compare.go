@@ -229,6 +229,20 @@ func protoLine(p bench.Protocol) string {
 	if p.Load > 0 {
 		s += fmt.Sprintf(" load=%d", p.Load)
 	}
+	// The keys that change what a sample is: two runs that differ in one of
+	// them measured different things, and the comparison must say so.
+	if p.Batch != "" && p.Batch != "auto" {
+		s += " batch=" + p.Batch
+	}
+	if p.ColdAfter == "setup" {
+		s += " cold=after-setup"
+	}
+	if p.ASLR == "off" {
+		s += " aslr=off"
+	}
+	if p.Layouts > 1 {
+		s += fmt.Sprintf(" layouts=%d", p.Layouts)
+	}
 	return s
 }
 

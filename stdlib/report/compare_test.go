@@ -101,3 +101,15 @@ func TestCompareLeadsWithWhatChanged(t *testing.T) {
 		}
 	}
 }
+
+// Two runs that differ in a key that changes what a sample is (batch=,
+// cold=, aslr=, layouts=) say so in the protocol line of the comparison.
+func TestCompareNamesKeysThatChangeTheSample(t *testing.T) {
+	before, after := run(1, 1, 0.04), run(2, 1, 0.04)
+	before.Protocol.Batch, after.Protocol.Batch = "1", "auto"
+	after.Protocol.ColdAfter, after.Protocol.ASLR, after.Protocol.Layouts = "setup", "off", 8
+	flat := strings.Join(strings.Fields(Compare(before, after).Text()), " ")
+	if !strings.Contains(flat, "batch=1, then reps=") || !strings.Contains(flat, "cold=after-setup aslr=off layouts=8") {
+		t.Errorf("the protocol change is not said:\n%s", flat)
+	}
+}
