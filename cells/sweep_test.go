@@ -147,7 +147,9 @@ func TestSweepBadInput(t *testing.T) {
 	if e == nil || !strings.Contains(e.Value, "MemAvailable") || !strings.Contains(e.Value, "before building") {
 		t.Errorf("bytes= beyond memory: %+v", e)
 	}
-	execute(t, s, "Cell[6]", sweepKernel)
+	execute(t, s, "Cell[6]", "%%c seedsweep\n#ifndef N\n#define N (1 << 20)\n#endif\nstatic int a[N];\n"+
+		"BENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = i & 7; }\n"+
+		"BENCH(sum) { int s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }\n")
 	_, _, e = execute(t, s, "Cell[7]", "%bench seedsweep sweep=N:1K,2K,64G")
 	if e == nil || !strings.Contains(e.Value, "N=64G") || !strings.Contains(e.Value, "before building") {
 		t.Errorf("static data beyond memory: %+v", e)
