@@ -3,7 +3,9 @@ package plot
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"gonum.org/v1/plot"
@@ -29,6 +31,8 @@ func latencyChart(r *bench.Result) (*chart, error) {
 	c.p.Add(gridLines(true))
 	lo, hi, xmax := math.Inf(1), math.Inf(-1), 10.0
 	n := 0
+	overheads := map[string]bool{} // the timer's cost of each variant, as printed
+	var overheadLine *plotter.Line
 	for i, v := range r.Variants {
 		l := v.Latency
 		if l == nil || l.N == 0 || !(l.TicksPerUS > 0) {
@@ -44,7 +48,7 @@ func latencyChart(r *bench.Result) (*chart, error) {
 		line.StepStyle = plotter.PostStep // the time at q holds from 1/(1-q) to the next point
 		line.LineStyle = draw.LineStyle{Color: variantColor(i), Width: vg.Points(1.8)}
 		c.p.Add(line)
-		c.addLegend(fmt.Sprintf("%s: p50 %s, max %s of %d", v.Name, FormatNS(l.P50NS), FormatNS(l.MaxNS), l.N), line)
+		c.addLegend(fmt.Sprintf("%s: p50 %s, max %s", v.Name, FormatNS(l.P50NS), FormatNS(l.MaxNS)), line)
 		for _, p := range xys {
 			lo, hi, xmax = min(lo, p.Y), max(hi, p.Y), max(xmax, p.X)
 		}
@@ -56,8 +60,19 @@ func latencyChart(r *bench.Result) (*chart, error) {
 			}
 			ov.LineStyle = draw.LineStyle{Color: variantColor(i), Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
 			c.p.Add(ov)
-			c.addLegend(fmt.Sprintf("%s: timer overhead %s (not subtracted)", v.Name, FormatNS(l.OverheadNS)), ov)
+			overheads[FormatNS(l.OverheadNS)] = true
+			overheadLine = ov
 		}
+	}
+	// One legend line for the timer when every variant's reads the same
+	// (the usual case: one process, one counter), else the range.
+	if len(overheads) > 0 {
+		var costs []string
+		for k := range overheads {
+			costs = append(costs, k)
+		}
+		slices.Sort(costs)
+		c.addLegend(fmt.Sprintf("dashed: timer %s (in the times)", strings.Join(costs, ", ")), overheadLine)
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("plot: Latency: %w: no variant of %q has a latency (BENCH_OPS)", ErrNoData, r.Kernel.Name)
@@ -87,12 +102,19 @@ func latencyCurve(l *bench.Latency, floor float64) plotter.XYs {
 }
 
 // percentileTicks labels 1/(1-q) with q: 50%, 90%, 99%, 99.9%, ...
-// (0% at x = 1 is left unlabelled: it would run into 50%).
+// (0% at x = 1 is left unlabelled: it would run into 50%). Past five
+// decades (more than 10^5 operations) every other decade keeps its tick
+// but not its label, so that the long labels do not run into each other.
 func percentileTicks(xmax float64) plot.ConstantTicks {
 	ticks := plot.ConstantTicks{{Value: 2, Label: "50%"}}
-	for d := 1; math.Pow(10, float64(d)) <= xmax*1.0001; d++ {
+	decades := int(math.Floor(math.Log10(xmax*1.0001) + 1e-9))
+	for d := 1; d <= decades; d++ {
 		q := 100 - 100/math.Pow(10, float64(d))
-		ticks = append(ticks, plot.Tick{Value: math.Pow(10, float64(d)), Label: strconv.FormatFloat(q, 'f', -1, 64) + "%"})
+		label := strconv.FormatFloat(q, 'f', -1, 64) + "%"
+		if decades > 5 && d > 2 && d%2 == 0 {
+			label = ""
+		}
+		ticks = append(ticks, plot.Tick{Value: math.Pow(10, float64(d)), Label: label})
 	}
 	return ticks
 }

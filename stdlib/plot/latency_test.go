@@ -64,3 +64,18 @@ func TestLatencyPlot(t *testing.T) {
 		t.Errorf("Latency without BENCH_OPS: %v, want ErrNoData", err)
 	}
 }
+
+// Past five decades every other label goes, the ticks stay: at 10^7
+// operations the labels are 50%, 90%, 99%, 99.9%, 99.999%, 99.99999%.
+func TestPercentileTicksThinOut(t *testing.T) {
+	var labels []string
+	ticks := percentileTicks(1.05e7)
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if len(ticks) != 8 || !slices.Equal(labels, []string{"50%", "90%", "99%", "99.9%", "99.999%", "99.99999%"}) {
+		t.Errorf("%d ticks, labels %v", len(ticks), labels)
+	}
+}
