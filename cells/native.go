@@ -99,6 +99,9 @@ func whatChanged(prev, k *harness.Kernel) string {
 	if pin != nil && in != nil && pin["harness"] != in["harness"] {
 		what = append(what, "the harness changed (benchbook was rebuilt)")
 	}
+	if len(what) == 0 && pin != nil && in != nil && pin["generated"] != in["generated"] {
+		what = append(what, "the code benchbook generates around the cell changed (benchbook was rebuilt)")
+	}
 	if len(what) == 0 {
 		if prev.Key == k.Key {
 			return "unchanged (cached)"

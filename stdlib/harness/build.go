@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -208,7 +209,28 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The toolchain writes what it compiles first (the cell with its #line
+	// or //line, the generated Go main or TestMain, the harness): its hash
+	// is in the key, so that a benchbook whose generator changed does not
+	// take a binary built from the old text. A source error is the cell's
+	// own, cached or not.
+	dir, err := os.MkdirTemp("", "benchbook-build-") // 0700: the cell's source stays private
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
+	}
+	defer os.RemoveAll(dir)
+	compileSpec := spec
+	compileSpec.Label = compileLabel
+	variants, setup, err := tc.prepare(compileSpec, dir)
+	if err != nil {
+		return nil, relabelError(err, spec.Label)
+	}
+	generated, err := treeSHA256(dir)
+	if err != nil {
+		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
+	}
 	inputs := cacheInputs(spec, flags, compiler, path)
+	inputs["generated"] = generated
 	key := cacheKey(inputs)
 	cacheDir := spec.CacheDir
 	if cacheDir == "" {
@@ -225,7 +247,8 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 		relabel(k, spec.Label)
 		return k, nil
 	}
-	if k, err = compileAndStore(ctx, tc, spec, flags, compiler, path, inputs, key, entry, distrust); err != nil {
+	p := prepared{dir: dir, variants: variants, setup: setup}
+	if k, err = compileAndStore(ctx, tc, spec, p, flags, compiler, path, inputs, key, entry, distrust); err != nil {
 		return nil, err
 	}
 	if distrust != "" {
@@ -235,9 +258,18 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	return k, nil
 }
 
-// compileAndStore compiles spec, analyses it and stores it in the cache
-// entry; an entry that was not trusted (distrust says why) is replaced.
-func compileAndStore(ctx context.Context, tc toolchain, spec Spec, flags []string, compiler, path string, inputs map[string]string,
+// prepared is what the toolchain wrote for a build (prepare) and found in
+// the cell.
+type prepared struct {
+	dir      string
+	variants []Variant
+	setup    bool
+}
+
+// compileAndStore compiles what p holds, analyses it and stores it in the
+// cache entry; an entry that was not trusted (distrust says why) is
+// replaced.
+func compileAndStore(ctx context.Context, tc toolchain, spec Spec, p prepared, flags []string, compiler, path string, inputs map[string]string,
 	key, entry, distrust string) (*Kernel, error) {
 	// The label (Cell[3], a new one at each execution) names the cell in
 	// messages only: the compiler sees a fixed file name in its #line and
@@ -247,15 +279,7 @@ func compileAndStore(ctx context.Context, tc toolchain, spec Spec, flags []strin
 	labelled := spec
 	spec.Label = compileLabel
 	start := time.Now()
-	dir, err := os.MkdirTemp("", "benchbook-build-") // 0700: the cell's source stays private
-	if err != nil {
-		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
-	}
-	defer os.RemoveAll(dir)
-	variants, setup, err := tc.prepare(spec, dir)
-	if err != nil {
-		return nil, relabelError(err, labelled.Label)
-	}
+	dir, variants, setup := p.dir, p.variants, p.setup
 	out := filepath.Join(dir, "kernel")
 	warnings, err := tc.compile(ctx, spec, flags, dir, out)
 	if err != nil {
@@ -384,6 +408,26 @@ func cacheKey(inputs map[string]string) string {
 		fmt.Fprintf(h, "%d:%s=%d:%s;", len(k), k, len(inputs[k]), inputs[k])
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// treeSHA256 is a hash of the files below dir, by relative name and
+// content, in name order.
+func treeSHA256(dir string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%d:%s=%d:", len(rel), rel, len(b))
+		h.Write(b)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil)), err
 }
 
 func sha256Hex(b []byte) string {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,5 +114,37 @@ func TestEarlierBuildsStay(t *testing.T) {
 	}
 	if _, err := os.Stat(second.Binary); err != nil {
 		t.Error(err)
+	}
+}
+
+// What the toolchain generates around the cell (the #line'd cell, the Go
+// main, the harness) is in the key by its hash: the same for two prepares
+// of one cell, another when one byte of it differs, so that a benchbook
+// whose generator changed does not take a binary built from the old text.
+func TestKeyHoldsTheGeneratedText(t *testing.T) {
+	for _, lang := range []string{"c", "go"} {
+		spec := seedSpec(t, lang, nil)
+		k := build(t, spec)
+		tc, _ := toolchainFor(lang)
+		dir := t.TempDir()
+		spec.Label = compileLabel
+		if _, _, err := tc.prepare(spec, dir); err != nil {
+			t.Fatal(err)
+		}
+		h, err := treeSHA256(dir)
+		if err != nil || len(h) != 64 || k.Inputs["generated"] != h {
+			t.Fatalf("%s: generated %q, a prepare of the same cell hashes to %q (%v)", lang, k.Inputs["generated"], h, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		i := slices.IndexFunc(entries, func(e os.DirEntry) bool { return !e.IsDir() })
+		if i < 0 {
+			t.Fatalf("%s: prepare wrote no file at the top of %s", lang, dir)
+		}
+		f := filepath.Join(dir, entries[i].Name())
+		b, _ := os.ReadFile(f)
+		_ = os.WriteFile(f, append(b, ' '), 0o600)
+		if h2, _ := treeSHA256(dir); h2 == h {
+			t.Errorf("%s: one byte more in %s left the hash as it was", lang, entries[i].Name())
+		}
 	}
 }
