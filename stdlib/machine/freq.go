@@ -3,6 +3,8 @@ package machine
 import (
 	"fmt"
 	"time"
+
+	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
 )
 
 // Trials of EstimateFrequency: the best of estimateTrials runs of about
@@ -16,10 +18,11 @@ const (
 // EstimateFrequency estimates the clock of the CPU it runs on, in MHz, by
 // timing a long chain of dependent integer additions: each add needs the
 // result of the one before, so a core completes one per cycle, and adds per
-// nanosecond is the clock in GHz. On amd64 the chain is assembly, 64
-// dependent ADDQ per loop iteration (chain_amd64.s); on other arches it is
-// compiled Go alternating XOR and ADD (chainGo), less exact because the
-// compiler picks the instructions.
+// nanosecond is the clock in GHz. The chain is the one every Go
+// benchmark's driver times for its -freq records (driver.FreqChain): on
+// amd64 assembly, 64 dependent ADDQ per loop iteration; on other arches
+// compiled Go alternating XOR and ADD, less exact because the compiler
+// picks the instructions.
 //
 // It is an estimate of the effective clock while it runs: with turbo it
 // gives the boosted clock of that moment; in a VM it gives the clock the
@@ -27,7 +30,7 @@ const (
 // /proc/cpuinfo; a thread sharing the core (SMT) may lower it. It takes the
 // best of several trials of a few milliseconds each, about 15 ms in all.
 func EstimateFrequency() (mhz float64, err error) {
-	return estimateFrequency(chainAdds, chainOpsPerIteration)
+	return estimateFrequency(driver.FreqChain, driver.FreqAdds)
 }
 
 // estimateFrequency sizes a trial of chain to about estimateTrialTime and
@@ -68,30 +71,4 @@ func timeChain(chain func(iterations, step uint64) uint64, n uint64) time.Durati
 	start := time.Now()
 	chain(n, 3)
 	return time.Since(start)
-}
-
-// chainGoOpsPerIteration is the number of dependent operations in one
-// iteration of chainGo.
-const chainGoOpsPerIteration = 8
-
-// chainGo is the chain in Go: per iteration 8 dependent operations that
-// alternate XOR and ADD with a value the compiler cannot see, so that it
-// cannot fold them (a run of plain adds of one value, it folds into LEAQ
-// with a scaled index on amd64). Each takes one cycle on common cores:
-// checked in the compiled code for amd64, arm64 and riscv64, where it is 8
-// one-cycle instructions, except that amd64 turns two ADDs into LEAQ
-// base+index, also one cycle.
-func chainGo(iterations, step uint64) uint64 {
-	var x uint64
-	for ; iterations > 0; iterations-- {
-		x ^= step
-		x += step
-		x ^= step
-		x += step
-		x ^= step
-		x += step
-		x ^= step
-		x += step
-	}
-	return x
 }

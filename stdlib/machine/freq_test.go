@@ -4,21 +4,23 @@ import (
 	"os"
 	"runtime"
 	"testing"
+
+	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
 )
 
 func TestChainAddsSum(t *testing.T) {
 	for _, n := range []uint64{0, 1, 7, 1000} {
-		if got, want := chainAdds(n, 3), n*chainOpsPerIteration*3; chainExact && got != want {
-			t.Errorf("chainAdds(%d, 3) = %d, want %d (64 adds of 3 per iteration)", n, got, want)
+		if got, want := driver.FreqChain(n, 3), n*driver.FreqAdds*3; driver.FreqChainExact && got != want {
+			t.Errorf("FreqChain(%d, 3) = %d, want %d (64 adds of 3 per iteration)", n, got, want)
 		}
 	}
 	// The Go chain from 0, by hand: ^3 gives 3, +3 gives 6; then 5, 8;
 	// 11, 14; 13, 16.
-	if got := chainGo(1, 3); got != 16 {
-		t.Errorf("chainGo(1, 3) = %d, want 16", got)
+	if got := driver.FreqChainGo(1, 3); got != 16 {
+		t.Errorf("driver.FreqChainGo(1, 3) = %d, want 16", got)
 	}
-	if got := chainGo(0, 3); got != 0 {
-		t.Errorf("chainGo(0, 3) = %d, want 0", got)
+	if got := driver.FreqChainGo(0, 3); got != 0 {
+		t.Errorf("driver.FreqChainGo(0, 3) = %d, want 0", got)
 	}
 }
 
@@ -44,13 +46,13 @@ func TestEstimateFrequencyLive(t *testing.T) {
 	if mhz < 200 || mhz > 10000 {
 		t.Errorf("estimate %.0f MHz is outside 200 MHz to 10 GHz", mhz)
 	}
-	t.Logf("estimate %.0f MHz (exact chain: %v); /proc/cpuinfo cpu MHz %.0f", mhz, chainExact, cpuinfoMHz(t))
+	t.Logf("estimate %.0f MHz (exact chain: %v); /proc/cpuinfo cpu MHz %.0f", mhz, driver.FreqChainExact, cpuinfoMHz(t))
 	if runtime.GOARCH != "amd64" {
 		return
 	}
 	// The Go chain, used on other arches, should agree with the assembly
 	// within a factor of 2 if each of its operations takes one cycle.
-	goMHz, err := estimateFrequency(chainGo, chainGoOpsPerIteration)
+	goMHz, err := estimateFrequency(driver.FreqChainGo, driver.FreqGoOps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
 )
 
 // LoadInfo says where the threads of StartLoad run.
@@ -130,7 +132,7 @@ func spin(index, cpu int, quit <-chan struct{}, ready chan<- loadStart, wg *sync
 		case <-quit:
 			return
 		default:
-			chainAdds(loadChunk, 1)
+			driver.FreqChain(loadChunk, 1)
 		}
 	}
 }

@@ -2,8 +2,14 @@
 
 package bench
 
-// freqAdds is the number of dependent operations per iteration of
-// freqChainGo, which stands in for the assembly on this arch.
-const freqAdds = 8
+// FreqAdds is the number of dependent one-cycle operations per iteration
+// of FreqChainGo, which stands in for the assembly on this arch.
+const FreqAdds = FreqGoOps
 
-func freqChain(iterations, step uint64) uint64 { return freqChainGo(iterations, step) }
+// FreqChainExact is false: on this arch the chain is compiled Go, whose
+// instructions the compiler chooses (see FreqChainGo), so the estimate is
+// less exact than on amd64.
+const FreqChainExact = false
+
+// FreqChain runs the compiled-Go chain of dependent operations.
+func FreqChain(iterations, step uint64) uint64 { return FreqChainGo(iterations, step) }
