@@ -92,7 +92,7 @@ func variantSeries(r *bench.Result, which, variant string) (named, error) {
 			continue
 		}
 		if s := v.Series.Interleaved; s != nil && len(s.SamplesNS) > 0 {
-			return named{name: v.Name, ns: s.SamplesNS, dead: v.Dead}, nil
+			return named{name: v.Name, ns: s.SamplesNS, dead: v.Dead, batch: v.Batch}, nil
 		}
 		return named{}, fmt.Errorf("plot: Overlay: %w: variant %q of the %s result has no interleaved samples", ErrNoData, variant, which)
 	}

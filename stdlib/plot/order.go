@@ -75,7 +75,7 @@ func inProcess(r *bench.Result) []named {
 	var ss []named
 	for i, v := range r.Variants {
 		if s := v.Series.InProcess; s != nil && len(s.SamplesNS) > 0 {
-			ss = append(ss, named{name: v.Name, ns: s.SamplesNS, color: i, dead: v.Dead})
+			ss = append(ss, named{name: v.Name, ns: s.SamplesNS, color: i, dead: v.Dead, batch: v.Batch})
 		}
 	}
 	return ss

@@ -502,3 +502,30 @@ func TestRunOrderReferences(t *testing.T) {
 		}
 	}
 }
+
+// A batched variant's samples are means of K passes: every plot of them
+// says so in its legend, and the cold plot, whose pass is single, does not.
+func TestBatchMeansInLegend(t *testing.T) {
+	r := deadAndLive()
+	v := &r.Variants[len(r.Variants)-1]
+	v.Batch = 8
+	for _, b := range builders {
+		c, err := b.build(r)
+		if err != nil {
+			t.Fatalf("%s: %v", b.name, err)
+		}
+		svg, err := c.render(DefaultWidth, DefaultHeight, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for text := range svgTexts(t, svg) {
+			if strings.Contains(text, v.Name+" (means of 8)") {
+				found = true
+			}
+		}
+		if want := b.name != "Cold"; found != want {
+			t.Errorf("%s: a legend entry %q (means of 8): %v, want %v", b.name, v.Name, found, want)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func freshPairs(r *bench.Result) []pair {
 		if in == nil || fr == nil || len(in.SamplesNS) == 0 || len(fr.SamplesNS) == 0 {
 			continue
 		}
-		ps = append(ps, pair{named: named{name: v.Name, ns: in.SamplesNS, color: i, dead: v.Dead}, fresh: fr.SamplesNS,
+		ps = append(ps, pair{named: named{name: v.Name, ns: in.SamplesNS, color: i, dead: v.Dead, batch: v.Batch}, fresh: fr.SamplesNS,
 			off: offClockMarks(r, fr)})
 	}
 	return ps

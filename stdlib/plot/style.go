@@ -22,6 +22,7 @@ type named struct {
 	color int
 	dead  bool
 	open  bool // drawn with open dots: a second series of one variant
+	batch int  // its samples are means of this many passes (batch=K), when above 1
 }
 
 // variantColor is the colour of the i-th variant: the Okabe-Ito colours,
@@ -130,10 +131,14 @@ func nameList(ss []named) string {
 
 // label is a series' name as shown on an axis or in a legend.
 func (s named) label() string {
-	if s.dead {
-		return s.name + " (dead)"
+	l := s.name
+	if s.batch > 1 {
+		l += fmt.Sprintf(" (means of %d)", s.batch)
 	}
-	return s.name
+	if s.dead {
+		l += " (dead)"
+	}
+	return l
 }
 
 // fromMap turns glue-cell series into named series, sorted by name (a map
@@ -158,7 +163,7 @@ func interleaved(r *bench.Result) []named {
 	var ss []named
 	for i, v := range r.Variants {
 		if s := v.Series.Interleaved; s != nil && len(s.SamplesNS) > 0 {
-			ss = append(ss, named{name: v.Name, ns: s.SamplesNS, color: i, dead: v.Dead})
+			ss = append(ss, named{name: v.Name, ns: s.SamplesNS, color: i, dead: v.Dead, batch: v.Batch})
 		}
 	}
 	return ss
