@@ -1,6 +1,7 @@
 package ipynb
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -132,4 +133,24 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// verifies says whether Verify accepts r after a save and a load, and what
+// it printed.
+func verifies(t *testing.T, r *bench.Result) (bool, string) {
+	t.Helper()
+	var out bytes.Buffer
+	ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok, out.String()
+}
+
+// wantMismatch fails t unless Verify rejects r with a MISMATCH saying says.
+func wantMismatch(t *testing.T, r *bench.Result, says string) {
+	t.Helper()
+	if ok, out := verifies(t, r); ok || !strings.Contains(out, ": MISMATCH: ") || !strings.Contains(out, says) {
+		t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out, says)
+	}
 }

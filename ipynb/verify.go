@@ -94,7 +94,7 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
 	if err := schema.ValidateResult(f.Value); err != nil {
-		return desc, append(problems, "does not match result.schema.json: "+schemaError(err))
+		return desc, append(problems, schemaError(err))
 	}
 	r, err := decodeResult(f.Value)
 	if err != nil {
@@ -117,18 +117,23 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	problems = append(problems, checkSweep(nb, r)...)
 	problems = append(problems, checkLatency(r)...) // verify_latency.go
 	problems = append(problems, checkFreq(r)...)
+	problems = append(problems, checkCounts(r)...) // verify_counts.go
 	return desc, append(problems, checkRendered(nb, f, shown)...)
 }
 
-// schemaError is a schema error on one line without the schema's location
-// (a path of the machine that checks it): "at '/variants': minItems: got 0,
-// want 1".
+// schemaError is a schema error on one line, naming the schema but not its
+// location (a path of the machine that checks it): "does not match
+// result.schema.json: at '/variants': minItems: got 0, want 1".
 func schemaError(err error) string {
-	msg := oneLine(err.Error())
-	if _, after, ok := strings.Cut(msg, "' - "); ok && strings.HasPrefix(msg, "jsonschema validation failed with '") {
-		return after
+	var re *schema.ResultError
+	if !errors.As(err, &re) {
+		return oneLine(err.Error())
 	}
-	return msg
+	msg := oneLine(re.Err.Error())
+	if _, after, ok := strings.Cut(msg, "' - "); ok && strings.HasPrefix(msg, "jsonschema validation failed with '") {
+		msg = after
+	}
+	return "does not match " + re.Schema + ": " + msg
 }
 
 // maxExact is 2^53: JavaScript numbers are doubles, so a front end that

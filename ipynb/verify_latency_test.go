@@ -1,8 +1,6 @@
 package ipynb
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
@@ -26,9 +24,8 @@ func withLatency(r *bench.Result) {
 func TestVerifyLatency(t *testing.T) {
 	r := benchtest.Seed000(3)
 	withLatency(r)
-	var out bytes.Buffer
-	if ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out); err != nil || !ok {
-		t.Fatalf("honest latency: ok %v, err %v\n%s", ok, err, out.String())
+	if ok, out := verifies(t, r); !ok {
+		t.Fatalf("honest latency: Verify printed\n%s", out)
 	}
 	for _, tc := range []struct {
 		name   string
@@ -45,14 +42,7 @@ func TestVerifyLatency(t *testing.T) {
 			r := benchtest.Seed000(3)
 			withLatency(r)
 			tc.change(r.Variant("sink").Latency)
-			var out bytes.Buffer
-			ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ok || !strings.Contains(out.String(), tc.says) {
-				t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out.String(), tc.says)
-			}
+			wantMismatch(t, r, tc.says)
 		})
 	}
 }

@@ -68,12 +68,25 @@ func validate(name string, v any) error {
 // ValidateResult checks a result (any value that encodes to JSON) against
 // result.schema.json, the shared contract, and result.ext.schema.json, the
 // fields this implementation adds.
+// The error is a *ResultError that names the schema.
 func ValidateResult(v any) error {
-	if err := validate("result.schema.json", v); err != nil {
-		return err
+	for _, name := range []string{"result.schema.json", "result.ext.schema.json"} {
+		if err := validate(name, v); err != nil {
+			return &ResultError{Schema: name, Err: err}
+		}
 	}
-	return validate("result.ext.schema.json", v)
+	return nil
 }
+
+// ResultError is a result that does not match Schema.
+type ResultError struct {
+	Schema string // result.schema.json or result.ext.schema.json
+	Err    error  // the validator's error
+}
+
+func (e *ResultError) Error() string { return "does not match " + e.Schema + ": " + e.Err.Error() }
+
+func (e *ResultError) Unwrap() error { return e.Err }
 
 // ValidateBuild checks a build entry against build.schema.json.
 func ValidateBuild(v any) error { return validate("build.schema.json", v) }

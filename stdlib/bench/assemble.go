@@ -94,13 +94,8 @@ func (r *runner) assemble() {
 		r.assembleFreq(&v, i)
 		v.Checksum = d.sums[name].judged()
 		v.Latency = d.latencyOf(name)
-		if n, ok := d.counts[name]; ok {
-			v.Counts = &Counts{Tool: "callgrind", InstructionsPerPass: n}
-			v.Counts.setCache(d.misses[name])
-			if e := r.res.Protocol.Elements; e != nil && *e > 0 {
-				pe := float64(n) / float64(*e)
-				v.Counts.PerElement = &pe
-			}
+		if c, ok := d.counts[name]; ok {
+			v.Counts, _ = CountsOf(c.runs, c.cache, r.res.Protocol.Elements) // countVariant made two runs
 		}
 		res.Variants = append(res.Variants, v)
 	}

@@ -23,6 +23,48 @@ type Counts struct {
 	D1MissesPerPass *float64 `json:"d1_misses_per_pass,omitempty"`
 	LLMissesPerPass *float64 `json:"ll_misses_per_pass,omitempty"`
 	Cache           []string `json:"cache,omitempty"`
+	// Runs are the two callgrind runs every figure above is computed from
+	// (CountsOf): their numbers of measured passes and the event totals
+	// callgrind collected inside the timed function. verify recomputes
+	// the figures from them.
+	Runs []CountRun `json:"runs"`
+}
+
+// CountRun is one callgrind run of a variant: how many measured passes it
+// made and callgrind's event totals inside the timed function (Ir, and
+// with the cache simulation Dr, Dw, I1mr, D1mr, D1mw, ILmr, DLmr, DLmw).
+type CountRun struct {
+	Passes int              `json:"passes"`
+	Events map[string]int64 `json:"events"`
+}
+
+// CountsOf computes a variant's counts from its two runs: the later run's
+// totals less the earlier's, over the difference of their passes, so that
+// what the process does once (start, cold pass, setup) cancels; per
+// element when the protocol names the elements of a pass. The simulated
+// misses are set when cache (callgrind's desc lines) is not empty.
+func CountsOf(runs []CountRun, cache []string, elements *int64) (*Counts, error) {
+	if len(runs) != 2 {
+		return nil, fmt.Errorf("counts: %d runs, want 2", len(runs))
+	}
+	a, b := runs[0], runs[1]
+	if a.Passes < 0 || b.Passes <= a.Passes {
+		return nil, fmt.Errorf("counts: runs of %d and %d passes, want the second larger", a.Passes, b.Passes)
+	}
+	if _, ok := a.Events["Ir"]; !ok {
+		return nil, errors.New("counts: the first run has no Ir (instructions) total")
+	}
+	if _, ok := b.Events["Ir"]; !ok {
+		return nil, errors.New("counts: the second run has no Ir (instructions) total")
+	}
+	cc := cacheDiff(a.Events, b.Events, b.Passes-a.Passes, cache)
+	c := &Counts{Tool: "callgrind", InstructionsPerPass: cc.instructions, Runs: runs}
+	c.setCache(cc)
+	if elements != nil && *elements > 0 {
+		pe := float64(cc.instructions) / float64(*elements)
+		c.PerElement = &pe
+	}
+	return c, nil
 }
 
 // countRounds are the two numbers of measured passes whose counts are
@@ -42,13 +84,13 @@ func (r *runner) counts(ctx context.Context) error {
 	if err != nil {
 		return ErrNoValgrind
 	}
-	r.data.counts, r.data.misses = map[string]int64{}, map[string]cacheCounts{}
+	r.data.counts = map[string]cacheCounts{}
 	for _, v := range r.opt.Variants {
 		c, err := r.countVariant(ctx, vg, r.k.Binary, r.variant(v).Symbol, v, "counts")
 		if err != nil {
 			return err
 		}
-		r.data.counts[v], r.data.misses[v] = c.instructions, c
+		r.data.counts[v] = c
 		if r.base.has(v) {
 			bv, _ := r.base.k.Variant(v)
 			if c, err := r.countVariant(ctx, vg, r.base.k.Binary, bv.Symbol, v, "baseline-counts"); err == nil {
@@ -62,9 +104,9 @@ func (r *runner) counts(ctx context.Context) error {
 // countVariant is the instructions and simulated data misses per pass of
 // variant v of binary bin.
 func (r *runner) countVariant(ctx context.Context, vg, bin, symbol, v, label string) (cacheCounts, error) {
-	var totals [2]map[string]int64
+	var runs []CountRun
 	var cache []string
-	for i, rounds := range countRounds {
+	for _, rounds := range countRounds {
 		out := filepath.Join(r.dir, fmt.Sprintf("callgrind-%s-%s-%d.out", label, v, rounds))
 		r.wrapper = append([]string{vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
 			"--toggle-collect=" + symbol, "--cache-sim=yes"}, countsCacheArgs()...)
@@ -74,9 +116,13 @@ func (r *runner) countVariant(ctx context.Context, vg, bin, symbol, v, label str
 		if err != nil {
 			return cacheCounts{}, fmt.Errorf("counts of %s under valgrind: %w", v, err)
 		}
-		if totals[i], cache, err = callgrindEvents(out); err != nil {
+		events, desc, err := callgrindEvents(out)
+		if err != nil {
 			return cacheCounts{}, fmt.Errorf("counts of %s: %w", v, err)
 		}
+		runs, cache = append(runs, CountRun{Passes: rounds, Events: events}), desc
 	}
-	return cacheDiff(totals[0], totals[1], countRounds[1]-countRounds[0], cache), nil
+	c := cacheDiff(runs[0].Events, runs[1].Events, countRounds[1]-countRounds[0], cache)
+	c.runs = runs
+	return c, nil
 }

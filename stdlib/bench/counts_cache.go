@@ -27,6 +27,7 @@ type cacheCounts struct {
 	instructions int64
 	d1, ll       float64 // data misses per pass: D1mr + D1mw, DLmr + DLmw
 	cache        []string
+	runs         []CountRun // the two runs they come from
 }
 
 // countsCacheArgs are the valgrind options that set the simulated cache

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +70,13 @@ func TestCountsSimulateCacheMisses(t *testing.T) {
 	}
 	if !strings.Contains(text, "the last level") || !strings.Contains(text, "LL: 1048576 B") {
 		t.Errorf("counts finding of big: %q", text)
+	}
+	// Every figure is recomputed from the two runs the result stores.
+	if len(b.Runs) != 2 || b.Runs[0].Passes != countRounds[0] || b.Runs[1].Passes != countRounds[1] {
+		t.Fatalf("big's runs: %+v, want two of %v passes", b.Runs, countRounds)
+	}
+	if again, err := CountsOf(b.Runs, b.Cache, r.Protocol.Elements); err != nil || !reflect.DeepEqual(again, b) {
+		t.Errorf("CountsOf(big's runs) = %+v, %v; stored %+v", again, err, b)
 	}
 	checkResult(t, r)
 }

@@ -46,10 +46,10 @@ type runner struct {
 
 // collected is what the processes measured, before it is summarised.
 type collected struct {
-	slots  []string    // interleaved slots; the last is the A/A copy
-	inter  [][]float64 // per slot, ns per pass, in round order
-	pos    [][]int     // per slot, its position in each round
-	counts map[string]int64
+	slots  []string               // interleaved slots; the last is the A/A copy
+	inter  [][]float64            // per slot, ns per pass, in round order
+	pos    [][]int                // per slot, its position in each round
+	counts map[string]cacheCounts // callgrind's counts (counts.go)
 	batch  map[string]int64
 	// autoBatch is the batch size the calibration chose, before batch=K.
 	autoBatch map[string]int64
@@ -58,9 +58,8 @@ type collected struct {
 	sums      map[string]*Checksum
 	clock     *Clock
 	aaIndex   int
-	latency   *latencyCollect        // BENCH_OPS (latency.go)
-	misses    map[string]cacheCounts // counts' simulated cache misses (counts_cache.go)
-	freq      freqData               // the clock of each process (freq.go)
+	latency   *latencyCollect // BENCH_OPS (latency.go)
+	freq      freqData        // the clock of each process (freq.go)
 }
 
 func newCollected() collected {
