@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -312,4 +313,56 @@ func pngHeader(w, h uint32, dpi float64) []byte {
 	p = binary.BigEndian.AppendUint32(p, ppm)
 	p = binary.BigEndian.AppendUint32(p, ppm)
 	return append(p, 1, 0, 0, 0, 0)
+}
+
+// TestVerifyFindings: a finding's sentence edited in the result's JSON is
+// a mismatch that names it; so is a finding dropped.
+func TestVerifyFindings(t *testing.T) {
+	r := honest(3)
+	nb := resultNotebook(t, r)
+	res := nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
+	fs := res["findings"].([]any)
+	f0 := fs[0].(map[string]any)
+	text := f0["text"].(string)
+	f0["text"] = strings.Replace(text, "dead", "live", 1)
+	if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, "MISMATCH: findings[0] is dead_code") {
+		t.Errorf("an edited finding: ok %v\n%s", ok, out)
+	}
+	f0["text"] = text
+	res["findings"] = fs[1:]
+	if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, "MISMATCH: findings[0] is") {
+		t.Errorf("a dropped finding: ok %v\n%s", ok, out)
+	}
+}
+
+// TestVerifyOtherWording: text written by another text version that reads
+// differently now is a note naming the first difference, not a mismatch;
+// its numbers are checked all the same. The same text claimed by this
+// version is a mismatch.
+func TestVerifyOtherWording(t *testing.T) {
+	for _, tc := range []struct {
+		version int
+		ok      bool
+		says    string
+	}{
+		{bench.TextVersion + 1, true, fmt.Sprintf(": ok; its text was written by text version %d and this benchbook (text version %d) words the same numbers differently, first: ", bench.TextVersion+1, bench.TextVersion)},
+		{0, true, "by a benchbook from before text versions"},
+		{bench.TextVersion, false, ": MISMATCH: cell 1 output 2 text/markdown (commentary) line 1 is "},
+	} {
+		r := honest(3)
+		r.TextVersion = tc.version
+		nb := resultNotebook(t, r)
+		data := nb.Cells[1].Outputs[2].Data
+		data[display.MIMEMarkdown] = strings.Replace(data[display.MIMEMarkdown].(string), "**Dead code.**", "**Dead code, reworded.**", 1)
+		ok, out := verifyOut(t, roundTrip(t, nb))
+		if ok != tc.ok || !strings.Contains(out, tc.says) || !strings.Contains(out, "reworded") {
+			t.Errorf("text version %d: ok %v, want %v and %q quoting the difference:\n%s", tc.version, ok, tc.ok, tc.says, out)
+		}
+		// The numbers are held to the letter whatever the version.
+		res := nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
+		res["comparisons"].([]any)[0].(map[string]any)["ratio"] = 9.5
+		if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, "ratio is 9.5") {
+			t.Errorf("text version %d, a ratio edited: ok %v\n%s", tc.version, ok, out)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package ipynb
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -83,12 +82,15 @@ func view(outs []*Output) []string {
 
 // resultNotebook runs a notebook whose code cells each show one result as a
 // %bench cell does (report.Result's bundle, then the commentary), after a
-// markdown cell.
+// markdown cell. Each result's findings are made from it as it is then, as
+// the runner makes them last.
 func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 	t.Helper()
 	nb := New(NewMarkdown("# results"))
 	eng := &fakeEngine{steps: map[string]step{}}
 	for i, r := range results {
+		// As the runner does last: the findings from the finished result.
+		r.Findings = bench.Findings(r)
 		code := fmt.Sprintf("%%bench %s quick // %d", r.Kernel.Name, i)
 		nb.Cells = append(nb.Cells, NewCode(code))
 		eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
@@ -135,22 +137,10 @@ func dirNames(t *testing.T, dir string) []string {
 	return names
 }
 
-// verifies says whether Verify accepts r after a save and a load, and what
-// it printed.
-func verifies(t *testing.T, r *bench.Result) (bool, string) {
-	t.Helper()
-	var out bytes.Buffer
-	ok, err := Verify(roundTrip(t, resultNotebook(t, r)), &out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ok, out.String()
-}
-
 // wantMismatch fails t unless Verify rejects r with a MISMATCH saying says.
 func wantMismatch(t *testing.T, r *bench.Result, says string) {
 	t.Helper()
-	if ok, out := verifies(t, r); ok || !strings.Contains(out, ": MISMATCH: ") || !strings.Contains(out, says) {
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); ok || !strings.Contains(out, ": MISMATCH: ") || !strings.Contains(out, says) {
 		t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out, says)
 	}
 }

@@ -71,8 +71,11 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 	}
 	ok = true
 	for _, f := range found {
-		desc, problems := check(nb, f)
+		desc, problems, note := check(nb, f)
 		line := f.Where() + ": " + desc + ": ok"
+		if note != "" {
+			line += "; " + note
+		}
 		if len(problems) > 0 {
 			ok = false
 			if len(problems) > maxProblems {
@@ -89,23 +92,26 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 
 // check verifies one result and describes it. Integers that a JavaScript
 // save would round are named first; a result that does not match the schema
-// is not checked further: the schema error names the field.
-func check(nb *Notebook, f Found) (desc string, problems []string) {
+// is not checked further: the schema error names the field. The text shown
+// with it (tables, commentary, findings) is held to the letter when it is of
+// this benchbook's TextVersion; of another version, a difference is a note
+// that names it, not a problem.
+func check(nb *Notebook, f Found) (desc string, problems []string, note string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
 	if err := schema.ValidateResult(f.Value); err != nil {
-		return desc, append(problems, schemaError(err))
+		return desc, append(problems, schemaError(err)), ""
 	}
 	r, err := decodeResult(f.Value)
 	if err != nil {
-		return desc, append(problems, "cannot be read as a result: "+err.Error())
+		return desc, append(problems, "cannot be read as a result: "+err.Error()), ""
 	}
 	desc = describe(r)
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
 	shown, err := decodeResult(f.Value)
 	if err != nil {
-		return desc, append(problems, "cannot be read as a result: "+err.Error())
+		return desc, append(problems, "cannot be read as a result: "+err.Error()), ""
 	}
 	problems = append(problems, checkSummaries(r)...)
 	problems = append(problems, checkComparisons(r)...)
@@ -118,7 +124,62 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	problems = append(problems, checkLatency(r)...) // verify_latency.go
 	problems = append(problems, checkFreq(r)...)
 	problems = append(problems, checkCounts(r)...) // verify_counts.go
-	return desc, append(problems, checkRendered(nb, f, shown)...)
+	text := append(checkFindings(shown), checkRendered(nb, f, shown)...)
+	if shown.TextVersion == bench.TextVersion || len(text) == 0 {
+		return desc, append(problems, text...), ""
+	}
+	return desc, problems, otherWording(shown.TextVersion, text)
+}
+
+// checkFindings recomputes the findings from the result as stored: the
+// same kinds, variants and sentences in the same order.
+func checkFindings(r *bench.Result) []string {
+	want := bench.Findings(r)
+	for i := range max(len(r.Findings), len(want)) {
+		var got, w bench.Finding
+		if i < len(r.Findings) {
+			got = r.Findings[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if got.Kind != w.Kind || got.Text != w.Text || variantOf(got) != variantOf(w) {
+			return []string{fmt.Sprintf("findings[%d] is %s, the result's numbers give %s", i, findingText(got, w), findingText(w, got))}
+		}
+	}
+	return nil
+}
+
+func variantOf(f bench.Finding) string {
+	if f.Variant == nil {
+		return ""
+	}
+	return *f.Variant
+}
+
+// findingText is a finding in a few words, its text quoted around where it
+// differs from other's: `dead_code (noop) "…noop is dead: its…"`, or
+// "(nothing)".
+func findingText(f, other bench.Finding) string {
+	if f.Kind == "" && f.Text == "" {
+		return "(nothing)"
+	}
+	v := ""
+	if f.Variant != nil {
+		v = " (" + *f.Variant + ")"
+	}
+	return f.Kind + v + " " + excerpt(f.Text, other.Text)
+}
+
+// otherWording is the note on text written by another TextVersion that
+// this benchbook words differently: the numbers were checked; the first
+// difference is named, so an edit shows as plainly as a rewording.
+func otherWording(version int, text []string) string {
+	by := fmt.Sprintf("text version %d", version)
+	if version == 0 {
+		by = "a benchbook from before text versions"
+	}
+	return fmt.Sprintf("its text was written by %s and this benchbook (text version %d) words the same numbers differently, first: %s", by, bench.TextVersion, text[0])
 }
 
 // schemaError is a schema error on one line, naming the schema but not its

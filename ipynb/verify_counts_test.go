@@ -33,7 +33,7 @@ func TestVerifyCounts(t *testing.T) {
 	if c.InstructionsPerPass != 200_000 || *c.D1MissesPerPass != 1100 || *c.LLMissesPerPass != 50 {
 		t.Fatalf("CountsOf: %d instructions, %v and %v misses a pass, want 200000, 1100 and 50", c.InstructionsPerPass, *c.D1MissesPerPass, *c.LLMissesPerPass)
 	}
-	if ok, out := verifies(t, r); !ok {
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); !ok {
 		t.Fatalf("honest counts: Verify printed\n%s", out)
 	}
 	for _, tc := range []struct {

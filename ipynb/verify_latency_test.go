@@ -24,7 +24,7 @@ func withLatency(r *bench.Result) {
 func TestVerifyLatency(t *testing.T) {
 	r := benchtest.Seed000(3)
 	withLatency(r)
-	if ok, out := verifies(t, r); !ok {
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); !ok {
 		t.Fatalf("honest latency: Verify printed\n%s", out)
 	}
 	for _, tc := range []struct {

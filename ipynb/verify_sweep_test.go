@@ -34,6 +34,7 @@ func sweepOf(t *testing.T, doctor func([]*bench.Result)) *Notebook {
 	for i, r := range rs {
 		r.Sweep = &bench.SweepPoint{ID: "sweep-test", Index: i, Of: 3, Param: "N", Value: pts[i][0], Elements: pts[i][0],
 			Bytes: by[i], BytesRule: rule, SectionBytes: sections[i]}
+		r.Findings = bench.Findings(r) // as the runner makes them, last
 	}
 	p, err := bench.ParseSweepPrediction("time(4K)/time(1K)~1", axes)
 	if err != nil {

@@ -112,7 +112,7 @@ func (r *runner) assemble() {
 			p.Judge(c)
 		}
 	}
-	res.Findings = Findings(res)
+	res.Findings, res.TextVersion = Findings(res), TextVersion
 }
 
 func meanInt(x []int64) float64 {

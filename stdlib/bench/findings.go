@@ -83,6 +83,15 @@ type Sentence struct {
 	Text    string // lower-case start unless it starts with a variant name, no final period
 }
 
+// TextVersion numbers the wording of everything benchbook writes from a
+// result: these sentences (the findings and the commentary) and the tables
+// of stdlib/report. A result records the version that wrote its text
+// (Result.TextVersion). verify holds text of this version to the letter,
+// and reads text of another version as that version's wording of the same
+// numbers, which it checks all the same. Bump it whenever a sentence or a
+// table changes: TestTextVersion in stdlib/report notices a change.
+const TextVersion = 1
+
 // Findings says what a result shows, each finding in words made from its
 // own numbers: the sentences of Sentences that carry a kind. It reads only
 // the result, so anyone can recompute it.

@@ -36,6 +36,10 @@ type Result struct {
 	RawFile string `json:"raw_file,omitempty"`
 	// Sweep, in a result of sweep=, is its point (sweep.go).
 	Sweep *SweepPoint `json:"sweep,omitempty"`
+	// TextVersion is the wording its findings, tables and commentary were
+	// written in (the TextVersion of the benchbook that ran it); 0 before
+	// results said.
+	TextVersion int `json:"text_version,omitempty"`
 }
 
 // Kernel identifies the built benchmark kernel.

@@ -94,7 +94,7 @@ func Synthetic(spec Spec) *bench.Result {
 	}
 	setPositions(r, spec.Seed+1)
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
-	r.Findings = bench.Findings(r)
+	r.Findings, r.TextVersion = bench.Findings(r), bench.TextVersion
 	return r
 }
 

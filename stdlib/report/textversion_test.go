@@ -1,0 +1,40 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// textHashes is, per bench.TextVersion, the SHA-256 of what the tables,
+// commentary and findings say of a set of synthetic results. It is a
+// change detector, not a check of the text: verify holds text of this
+// version to the letter and reads text of another version as a rewording,
+// so the version must change when the words do.
+var textHashes = map[int]string{
+	1: "9bae74dc1a3f959a4efe9b8bf2beb96377e62b3f58e6371667be17e719e77e3b",
+}
+
+// TestTextVersion notices that the text the report writes changed under
+// the same bench.TextVersion.
+func TestTextVersion(t *testing.T) {
+	h := sha256.New()
+	for seed := uint64(1); seed <= 6; seed++ {
+		r := benchtest.Seed000(seed)
+		b := Result(r)
+		fmt.Fprintln(h, b[display.MIMEText], b[display.MIMEHTML], Commentary(r))
+		for _, f := range bench.Findings(r) {
+			fmt.Fprintln(h, f.Kind, f.Text)
+		}
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	if want, ok := textHashes[bench.TextVersion]; !ok || got != want {
+		t.Errorf("the text of the synthetic results hashes to %s, not %q as recorded for text version %d: if the wording changed, "+
+			"bump bench.TextVersion and record the hash under the new version", got, want, bench.TextVersion)
+	}
+}
