@@ -8,7 +8,13 @@ import (
 )
 
 // FormatNS writes a duration in the unit that suits it: 21 ns, 498 µs, 1.41 ms.
+// The unit is chosen after rounding to three significant digits, so that
+// 999,999 ns reads 1 ms, not 1000 µs.
 func FormatNS(ns float64) string {
+	if ns != 0 && !math.IsInf(ns, 0) && !math.IsNaN(ns) {
+		p := math.Pow(10, math.Floor(math.Log10(math.Abs(ns)))-2)
+		ns = math.Round(ns/p) * p
+	}
 	abs := math.Abs(ns)
 	switch {
 	case abs >= 1e9:
@@ -87,4 +93,32 @@ func FormatInterval(lo, hi float64) string {
 		return "none"
 	}
 	return fmt.Sprintf("[%s, %s]", FormatRatio(lo), FormatRatio(hi))
+}
+
+// FormatCount writes an integer with thousands separators: 1,000,000.
+func FormatCount(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// FormatBigRatio writes a ratio as FormatRatio does below 1000 and above with
+// three significant digits and thousands separators: 13,800.
+func FormatBigRatio(x float64) string {
+	if x < 1000 {
+		return FormatRatio(x)
+	}
+	p := math.Pow(10, math.Floor(math.Log10(x))-2)
+	return FormatCount(int64(math.Round(x/p) * p))
 }

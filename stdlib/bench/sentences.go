@@ -155,11 +155,13 @@ func comparisonSentences(f *facts) []Sentence {
 					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): identical code read as far apart", FormatPct(f.floor))
 				}
 			}
+		} else if alpha := f.r.Protocol.Alpha; c.Undefined == "" && c.PValue < alpha && c.PAdjusted >= alpha {
+			// Alone it would count; the family's adjustment is what stops it.
+			text = fmt.Sprintf("the live variants %s and %s are not told apart once this run's %d comparisons are counted (%s): its interval and p, for this comparison alone, exclude no difference at 95%%, but Holm's adjusted p does not",
+				c.A, c.B, len(f.r.Comparisons), measured)
 		} else {
+			// The A/A floor is said once, in the resolution paragraph.
 			text = fmt.Sprintf("the live variants %s and %s show no difference this run can resolve (%s)", c.A, c.B, measured)
-			if f.floor > 0 {
-				text += fmt.Sprintf("; the A/A floor of this run is about %s", FormatPct(f.floor))
-			}
 		}
 		out = append(out, one(TopicComparison, KindComparison, "", text)...)
 	}

@@ -2,8 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 )
 
@@ -39,19 +37,64 @@ func latencySentences(f *facts) []Sentence {
 		if l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
 			out = append(out, one(TopicLatency, KindLatency, v.Name, fmt.Sprintf(
 				"the worst operation of %s stands alone: %s is %s times the p99.99 %s, a single event (a realloc, a rehash, a page fault, an interrupt) rather than the end of a tail",
-				v.Name, FormatNS(l.MaxNS), bigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
+				v.Name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
 		}
 		out = append(out, one(TopicLatency, KindLatency, v.Name, rateText(v.Name, l))...)
 	}
-	return out
+	return append(out, one(TopicLatency, KindLatency, "", acrossText(f.r))...)
+}
+
+// acrossText sets the BENCH_OPS variants side by side: the range of their
+// worst operations and of their p99.9, with the variants at either end;
+// "" with fewer than two. A worst operation is one event, so the sentence
+// says what each figure stands on.
+func acrossText(r *Result) string {
+	type op struct {
+		name string
+		l    *Latency
+	}
+	var ops []op
+	for i := range r.Variants {
+		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
+			ops = append(ops, op{r.Variants[i].Name, l})
+		}
+	}
+	if len(ops) < 2 {
+		return ""
+	}
+	span := func(x func(*Latency) float64) string {
+		lo, hi := ops[0], ops[0]
+		for _, o := range ops[1:] {
+			if x(o.l) < x(lo.l) {
+				lo = o
+			}
+			if x(o.l) > x(hi.l) {
+				hi = o
+			}
+		}
+		if FormatNS(x(lo.l)) == FormatNS(x(hi.l)) {
+			return "is " + FormatNS(x(hi.l)) + " in each"
+		}
+		text := fmt.Sprintf("ranges from %s (%s) to %s (%s)", FormatNS(x(lo.l)), lo.name, FormatNS(x(hi.l)), hi.name)
+		if x(lo.l) > 0 {
+			text += fmt.Sprintf(", %s times", FormatBigRatio(x(hi.l)/x(lo.l)))
+		}
+		return text
+	}
+	fewest := ops[0].l.N
+	for _, o := range ops[1:] {
+		fewest = min(fewest, o.l.N)
+	}
+	return fmt.Sprintf("side by side, the worst operation of the %d BENCH_OPS variants %s, and their p99.9 %s; a worst operation is one event of this run and may not repeat, while a p99.9 stands on the slowest 0.1%% of at least %s operations",
+		len(ops), span(func(l *Latency) float64 { return l.MaxNS }), span(func(l *Latency) float64 { return l.P999NS }), FormatCount(fewest))
 }
 
 // worstText: "the slowest of 30,000 operations of spiky took 20.1 µs,
 // 479 times the median 42 ns; p99 ..., p99.9 ..., p99.99 ...".
 func worstText(name string, l *Latency) string {
-	text := fmt.Sprintf("the slowest of %s operations of %s took %s", commas(l.N), name, FormatNS(l.MaxNS))
+	text := fmt.Sprintf("the slowest of %s operations of %s took %s", FormatCount(l.N), name, FormatNS(l.MaxNS))
 	if l.P50NS > 0 {
-		text += fmt.Sprintf(", %s times the median %s", bigRatio(l.MaxNS/l.P50NS), FormatNS(l.P50NS))
+		text += fmt.Sprintf(", %s times the median %s", FormatBigRatio(l.MaxNS/l.P50NS), FormatNS(l.P50NS))
 	} else {
 		text += ", the median is below one tick of the counter"
 	}
@@ -64,10 +107,10 @@ func worstText(name string, l *Latency) string {
 func overheadText(name string, l *Latency) string {
 	if l.P50NS > 0 && l.OverheadNS > l.P50NS/2 {
 		return fmt.Sprintf("the timer's own cost (an empty operation, measured %s times in the same process) is %s, more than half the median %s of %s: the median is mostly the timer; the percentiles include it (it is not subtracted)",
-			commas(l.OpsPerPass), FormatNS(l.OverheadNS), FormatNS(l.P50NS), name)
+			FormatCount(l.OpsPerPass), FormatNS(l.OverheadNS), FormatNS(l.P50NS), name)
 	}
 	return fmt.Sprintf("the timer's own cost (an empty operation, measured %s times in the same process) is %s, included in every percentile of %s (it is not subtracted)",
-		commas(l.OpsPerPass), FormatNS(l.OverheadNS), name)
+		FormatCount(l.OpsPerPass), FormatNS(l.OverheadNS), name)
 }
 
 // rateText flags a tick rate that moved or a TSC the kernel does not call
@@ -85,32 +128,4 @@ func rateText(name string, l *Latency) string {
 		return ""
 	}
 	return fmt.Sprintf("the times of %s's operations are doubtful: %s", name, strings.Join(why, "; "))
-}
-
-// commas writes an integer with thousands separators: 1,000,000.
-func commas(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-// bigRatio writes a ratio as FormatRatio does below 1000 and above with
-// three significant digits and thousands separators: 13,800.
-func bigRatio(x float64) string {
-	if x < 1000 {
-		return FormatRatio(x)
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x))-2)
-	return commas(int64(math.Round(x/p) * p))
 }

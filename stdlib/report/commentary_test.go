@@ -304,3 +304,38 @@ func TestSentenceKeepsVariantNames(t *testing.T) {
 		}
 	}
 }
+
+// (d') A comparison whose own p is below alpha but whose Holm-adjusted p is
+// not says that the family's adjustment is what stops it, and no
+// comparison sentence repeats the A/A floor, which the resolution paragraph
+// says once.
+func TestAdjustedAwayWording(t *testing.T) {
+	r := twoLoops(6, 1e6, 5.2e5, benchtest.VariantSpec{Name: "third", MedianNS: 7e5, Spread: 0.01})
+	if len(r.Comparisons) != 3 {
+		t.Fatalf("%d comparisons, want 3", len(r.Comparisons))
+	}
+	c := &r.Comparisons[0]
+	c.PValue, c.PAdjusted, c.Significant, c.Undefined = 0.02, 0.06, false, ""
+	refresh(r)
+	var texts []string
+	for _, s := range bench.Sentences(r) {
+		if s.Topic == bench.TopicComparison {
+			texts = append(texts, s.Text)
+		}
+	}
+	want := fmt.Sprintf("the live variants %s and %s are not told apart once this run's 3 comparisons are counted (", c.A, c.B)
+	if len(texts) != 3 || !strings.HasPrefix(texts[0], want) || !strings.Contains(texts[0], "p = 0.02 (0.06 adjusted for the 3 comparisons, Holm)") ||
+		!strings.HasSuffix(texts[0], "but Holm's adjusted p does not") {
+		t.Errorf("comparison sentences:\n%s\nwant the first to start %q", strings.Join(texts, "\n"), want)
+	}
+	c.PValue = 0.2 // alone it would not count either
+	refresh(r)
+	for _, s := range bench.Sentences(r) {
+		if s.Topic == bench.TopicComparison && strings.Contains(s.Text, c.A+" and "+c.B) && !strings.Contains(s.Text, "show no difference this run can resolve") {
+			t.Errorf("p 0.2: %s", s.Text)
+		}
+		if s.Topic == bench.TopicComparison && strings.Contains(s.Text, "A/A floor of this run is") {
+			t.Errorf("a comparison repeats the A/A floor: %s", s.Text)
+		}
+	}
+}

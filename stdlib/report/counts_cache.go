@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
@@ -22,7 +22,7 @@ func countsTable(r *bench.Result) *table {
 		if s := v.Series.Interleaved; s != nil {
 			med = bench.FormatNS(s.Summary.Median)
 		}
-		t.add(v.Name, med, strconv.FormatInt(c.InstructionsPerPass, 10), optG(c.PerElement), optG(c.D1MissesPerPass), optG(c.LLMissesPerPass))
+		t.add(v.Name, med, bench.FormatCount(c.InstructionsPerPass), optG(c.PerElement), optG(c.D1MissesPerPass), optG(c.LLMissesPerPass))
 	}
 	if len(t.rows) == 0 {
 		return nil
@@ -30,14 +30,14 @@ func countsTable(r *bench.Result) *table {
 	return t
 }
 
-// optG is a figure with up to 4 significant digits (whole numbers as
-// they are), or "-".
+// optG is a figure with up to 4 significant digits (whole numbers and
+// figures from 1000 up to the unit, with thousands separators), or "-".
 func optG(x *float64) string {
 	if x == nil {
 		return "-"
 	}
-	if *x == float64(int64(*x)) {
-		return fmt.Sprint(int64(*x))
+	if *x == math.Trunc(*x) || math.Abs(*x) >= 1000 {
+		return bench.FormatCount(int64(math.Round(*x)))
 	}
 	return strconv.FormatFloat(*x, 'g', 4, 64)
 }

@@ -50,7 +50,7 @@ func TestCountsTable(t *testing.T) {
 	if tb == nil || len(tb.rows) != 1 {
 		t.Fatalf("table %+v", tb)
 	}
-	want := []string{"sink", bench.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median), "1048580", "1", "16390", "262149"}
+	want := []string{"sink", bench.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median), "1,048,580", "1", "16,390", "262,149"}
 	if strings.Join(tb.rows[0], "|") != strings.Join(want, "|") {
 		t.Errorf("row %q, want %q", tb.rows[0], want)
 	}

@@ -34,3 +34,37 @@ func TestLatencyParagraph(t *testing.T) {
 		}
 	}
 }
+
+// Two BENCH_OPS variants, one with a worst operation 100 times the other's:
+// the result's table has a row for each, and the commentary sets them side
+// by side with the ratio and what each figure stands on.
+func TestLatencySideBySide(t *testing.T) {
+	r := everything()
+	l := simulatedLatency()
+	l.MaxTicks /= 100
+	l.Summarize()
+	r.Variants[1].Latency = l
+	refresh(r)
+	a, b := r.Variants[0], r.Variants[1]
+	text := Result(r)["text/plain"].(string)
+	for _, v := range []bench.Variant{a, b} {
+		row := ""
+		for _, line := range strings.Split(text, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), v.Name+" ") && strings.Contains(line, " "+bench.FormatCount(v.Latency.N)+" ") {
+				row = line
+			}
+		}
+		if !strings.Contains(row, bench.FormatNS(v.Latency.MaxNS)) || !strings.Contains(row, bench.FormatNS(v.Latency.P999NS)) {
+			t.Errorf("no latency row of %s with its worst %s and p99.9 in:\n%s", v.Name, bench.FormatNS(v.Latency.MaxNS), text)
+		}
+	}
+	want := "side by side, the worst operation of the 2 BENCH_OPS variants ranges from " + bench.FormatNS(b.Latency.MaxNS) + " (" + b.Name +
+		") to " + bench.FormatNS(a.Latency.MaxNS) + " (" + a.Name + "), 100 times"
+	found := false
+	for _, f := range r.Findings {
+		found = found || strings.HasPrefix(f.Text, want) && strings.HasSuffix(f.Text, "at least 3,000 operations")
+	}
+	if !found {
+		t.Errorf("no finding starting %q in:\n%s", want, Commentary(r))
+	}
+}

@@ -230,6 +230,10 @@ func Result(r *bench.Result) map[string]any {
 		h.WriteString(ct.html())
 		t.WriteString("\n" + ct.text())
 	}
+	if lt := latencyTable(r); lt != nil { // latency.go
+		h.WriteString(lt.html())
+		t.WriteString("\n" + lt.text())
+	}
 	if cc := countsTable(r); cc != nil { // counts_cache.go
 		h.WriteString(cc.html())
 		t.WriteString("\n" + cc.text())

@@ -1,0 +1,27 @@
+package report
+
+import (
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// latencyTable is every BENCH_OPS variant's percentiles side by side (the
+// latency entry of the result), or nil when no variant has one.
+func latencyTable(r *bench.Result) *table {
+	t := &table{head: []string{"worst operation", "operations", "median", "p99", "p99.9", "p99.99", "worst", "worst/median", "timer overhead"}}
+	for _, v := range r.Variants {
+		l := v.Latency
+		if l == nil || l.N == 0 {
+			continue
+		}
+		ratio := "-"
+		if l.P50NS > 0 {
+			ratio = bench.FormatBigRatio(l.MaxNS/l.P50NS) + "x"
+		}
+		t.add(v.Name, bench.FormatCount(l.N), bench.FormatNS(l.P50NS), bench.FormatNS(l.P99NS), bench.FormatNS(l.P999NS),
+			bench.FormatNS(l.P9999NS), bench.FormatNS(l.MaxNS), ratio, bench.FormatNS(l.OverheadNS))
+	}
+	if len(t.rows) == 0 {
+		return nil
+	}
+	return t
+}
