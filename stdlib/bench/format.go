@@ -122,3 +122,14 @@ func FormatBigRatio(x float64) string {
 	p := math.Pow(10, math.Floor(math.Log10(x))-2)
 	return FormatCount(int64(math.Round(x/p) * p))
 }
+
+// joinAnd lists names in prose: "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -26,39 +26,94 @@ const (
 // the worst stands alone, and whether the tick rate can be trusted.
 func latencySentences(f *facts) []Sentence {
 	var out []Sentence
-	for i := range f.r.Variants {
-		v := &f.r.Variants[i]
-		l := v.Latency
-		if l == nil || l.N == 0 {
-			continue
-		}
-		out = append(out, one(TopicLatency, KindLatency, v.Name, worstText(v.Name, l))...)
-		out = append(out, one(TopicLatency, "", v.Name, overheadText(v.Name, l))...)
-		if l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
-			out = append(out, one(TopicLatency, KindLatency, v.Name, fmt.Sprintf(
-				"the worst operation of %s stands alone: %s is %s times the p99.99 %s, a single event (a realloc, a rehash, a page fault, an interrupt) rather than the end of a tail",
-				v.Name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
-		}
-		out = append(out, one(TopicLatency, KindLatency, v.Name, rateText(v.Name, l))...)
+	ops := opsOf(f.r)
+	shared := sharedMethod(ops)
+	if shared {
+		out = append(out, one(TopicLatency, "", "", sharedText(ops))...)
 	}
-	return append(out, one(TopicLatency, KindLatency, "", acrossText(f.r))...)
+	for _, o := range ops {
+		out = append(out, one(TopicLatency, KindLatency, o.name, worstText(o.name, o.l, !shared))...)
+		if !shared {
+			out = append(out, one(TopicLatency, "", o.name, overheadText(o.name, o.l))...)
+		}
+		if l := o.l; l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
+			out = append(out, one(TopicLatency, KindLatency, o.name, fmt.Sprintf(
+				"the worst operation of %s stands alone: %s is %s times the p99.99 %s, a single event (a realloc, a rehash, a page fault, an interrupt) rather than the end of a tail",
+				o.name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
+		}
+		out = append(out, one(TopicLatency, KindLatency, o.name, rateText(o.name, o.l))...)
+	}
+	return append(out, one(TopicLatency, KindLatency, "", acrossText(ops))...)
+}
+
+// namedLatency is a BENCH_OPS variant's name and its latency entry.
+type namedLatency struct {
+	name string
+	l    *Latency
+}
+
+// opsOf is the variants of r with operations timed, in result order.
+func opsOf(r *Result) []namedLatency {
+	var ops []namedLatency
+	for i := range r.Variants {
+		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
+			ops = append(ops, namedLatency{r.Variants[i].Name, l})
+		}
+	}
+	return ops
+}
+
+// sharedMethod: two or more BENCH_OPS variants timed the same way (clock,
+// passes, operations a pass) with timers that read the same, so the
+// method and the timer's cost are said once for all of them.
+func sharedMethod(ops []namedLatency) bool {
+	if len(ops) < 2 {
+		return false
+	}
+	a := ops[0].l
+	for _, o := range ops[1:] {
+		b := o.l
+		if b.Clock != a.Clock || b.Passes != a.Passes || b.OpsPerPass != a.OpsPerPass || FormatNS(b.OverheadNS) != FormatNS(a.OverheadNS) {
+			return false
+		}
+	}
+	return true
+}
+
+// methodText: how the operations were timed.
+func methodText(l *Latency) string {
+	return fmt.Sprintf("each operation timed with %s, %d measured passes of %s operations in the in-process series; percentiles to 3 significant digits",
+		l.Clock, l.Passes, FormatCount(l.OpsPerPass))
+}
+
+// sharedText: the method and the timer's cost, once for the BENCH_OPS
+// variants that share them, naming those whose median is mostly the timer.
+func sharedText(ops []namedLatency) string {
+	l := ops[0].l
+	var names, timerBound []string
+	for _, o := range ops {
+		names = append(names, o.name)
+		if o.l.P50NS > 0 && o.l.OverheadNS > o.l.P50NS/2 {
+			timerBound = append(timerBound, o.name)
+		}
+	}
+	text := fmt.Sprintf("the %d BENCH_OPS variants (%s) were timed alike: %s; the timer's own cost (an empty operation, measured %s times in each process) is %s, included in every percentile (it is not subtracted)",
+		len(ops), joinAnd(names), methodText(l), FormatCount(l.OpsPerPass), FormatNS(l.OverheadNS))
+	switch len(timerBound) {
+	case 0:
+	case len(ops):
+		text += "; it is more than half the median of each, so their medians are mostly the timer"
+	default:
+		text += fmt.Sprintf("; it is more than half the median of %s, so those medians are mostly the timer", joinAnd(timerBound))
+	}
+	return text
 }
 
 // acrossText sets the BENCH_OPS variants side by side: the range of their
 // worst operations and of their p99.9, with the variants at either end;
 // "" with fewer than two. A worst operation is one event, so the sentence
 // says what each figure stands on.
-func acrossText(r *Result) string {
-	type op struct {
-		name string
-		l    *Latency
-	}
-	var ops []op
-	for i := range r.Variants {
-		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
-			ops = append(ops, op{r.Variants[i].Name, l})
-		}
-	}
+func acrossText(ops []namedLatency) string {
 	if len(ops) < 2 {
 		return ""
 	}
@@ -90,16 +145,20 @@ func acrossText(r *Result) string {
 }
 
 // worstText: "the slowest of 30,000 operations of spiky took 20.1 µs,
-// 479 times the median 42 ns; p99 ..., p99.9 ..., p99.99 ...".
-func worstText(name string, l *Latency) string {
+// 479 times the median 42 ns; p99 ..., p99.9 ..., p99.99 ...", with how
+// the operations were timed when that is not said once for all.
+func worstText(name string, l *Latency, method bool) string {
 	text := fmt.Sprintf("the slowest of %s operations of %s took %s", FormatCount(l.N), name, FormatNS(l.MaxNS))
 	if l.P50NS > 0 {
 		text += fmt.Sprintf(", %s times the median %s", FormatBigRatio(l.MaxNS/l.P50NS), FormatNS(l.P50NS))
 	} else {
 		text += ", the median is below one tick of the counter"
 	}
-	return text + fmt.Sprintf("; p99 %s, p99.9 %s, p99.99 %s (each operation timed with %s, %d measured passes of %d operations in the in-process series; percentiles to 3 significant digits)",
-		FormatNS(l.P99NS), FormatNS(l.P999NS), FormatNS(l.P9999NS), l.Clock, l.Passes, l.OpsPerPass)
+	text += fmt.Sprintf("; p99 %s, p99.9 %s, p99.99 %s", FormatNS(l.P99NS), FormatNS(l.P999NS), FormatNS(l.P9999NS))
+	if method {
+		text += " (" + methodText(l) + ")"
+	}
+	return text
 }
 
 // overheadText: the timer's cost against the median. It is reported, never

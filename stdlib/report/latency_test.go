@@ -68,3 +68,24 @@ func TestLatencySideBySide(t *testing.T) {
 		t.Errorf("no finding starting %q in:\n%s", want, Commentary(r))
 	}
 }
+
+// Variants timed alike have the method and the timer's cost said once;
+// timed differently, each has its own.
+func TestLatencyMethodOnce(t *testing.T) {
+	r := everything()
+	r.Variants[1].Latency = simulatedLatency()
+	refresh(r)
+	text := Commentary(r)
+	if n := strings.Count(strings.ToLower(text), "the timer's own cost"); n != 1 {
+		t.Errorf("the timer's cost is said %d times for two variants timed alike, want once:\n%s", n, text)
+	}
+	if want := "the 2 BENCH_OPS variants (" + r.Variants[0].Name + " and " + r.Variants[1].Name + ") were timed alike"; !strings.Contains(strings.ToLower(text), strings.ToLower(want)) {
+		t.Errorf("no %q in:\n%s", want, text)
+	}
+	r.Variants[1].Latency.Passes++
+	refresh(r)
+	text = Commentary(r)
+	if n := strings.Count(strings.ToLower(text), "the timer's own cost"); n != 2 {
+		t.Errorf("the timer's cost is said %d times for two variants timed differently, want twice:\n%s", n, text)
+	}
+}
