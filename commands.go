@@ -159,12 +159,18 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	defer s.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	// The outputs so far go to a file beside out after every cell, and out
+	// is written once, at the end: until then it is the previous copy, which
+	// a cell may be reading (a rerun compared with the copy it replaces).
+	partial := partialPath(*out)
+	fmt.Fprintf(stderr, "benchbook run: the outputs so far are saved to %s after every cell; it becomes %s when the run ends\n", partial, *out)
 	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr,
 		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " "),
-		Checkpoint: func(nb *ipynb.Notebook) error { return ipynb.WriteFile(*out, nb) }})
+		Checkpoint: func(nb *ipynb.Notebook) error { return ipynb.WriteFile(partial, nb) }})
 	if err := ipynb.WriteFile(*out, nb); err != nil {
 		return err
 	}
+	_ = os.Remove(partial)
 	fmt.Fprintf(stdout, "executed notebook: %s\n", *out)
 	if *htmlOut != "" {
 		page, err := ipynb.HTML(nb)
@@ -177,6 +183,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "HTML: %s\n", *htmlOut)
 	}
 	return runErr
+}
+
+// partialPath is where benchbook run keeps the outputs so far of a run
+// that writes out: NAME.partial.ipynb beside it.
+func partialPath(out string) string {
+	return strings.TrimSuffix(out, ".ipynb") + ".partial.ipynb"
 }
 
 // killOrphans kills what the processes of a benchbook that was killed left

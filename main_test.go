@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +77,8 @@ func TestRunWritesTheNotebookWhenACellDies(t *testing.T) {
 }
 
 // When the benchbook run process itself dies mid-run (killed here, during
-// the second cell), the output file already holds the first cell's outputs.
+// the second cell), the partial file beside the output already holds the
+// first cell's outputs, and the output itself is untouched.
 func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "nb.ipynb"), filepath.Join(dir, "out.ipynb")
@@ -92,7 +94,7 @@ func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
 	defer cmd.Process.Kill()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if got, err := ipynb.ReadFile(out); err == nil && len(got.Cells[0].Outputs) > 0 {
+		if got, err := ipynb.ReadFile(partialPath(out)); err == nil && len(got.Cells[0].Outputs) > 0 {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -102,9 +104,12 @@ func TestRunKilledMidwayKeepsTheCellsThatRan(t *testing.T) {
 	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
-	got, err := ipynb.ReadFile(out)
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the output of a run that was killed exists: %v", err)
+	}
+	got, err := ipynb.ReadFile(partialPath(out))
 	if err != nil {
-		t.Fatalf("no notebook after the run was killed: %v", err)
+		t.Fatalf("no notebook so far after the run was killed: %v", err)
 	}
 	if o := got.Cells[0].Outputs; len(o) != 1 || !strings.Contains(o[0].Text, "first ran") {
 		t.Errorf("the first cell's outputs: %+v", o)
@@ -131,6 +136,36 @@ func gluechildren() int {
 		}
 	}
 	return n
+}
+
+// A cell that reads the file the run writes (a rerun compared with the copy
+// it replaces) reads the previous copy to the end of the run, and the
+// partial file is gone once the run has written the output.
+func TestRunLeavesTheOutputUntilTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "nb.ipynb"), filepath.Join(dir, "out.ipynb")
+	if err := os.WriteFile(out, []byte("the previous copy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := "import \"os\"\nb, _ := os.ReadFile(" + strconv.Quote(out) + ")\nfmt.Println(string(b))"
+	nb := ipynb.New(ipynb.NewCode("fmt.Println(\"first ran\")"), ipynb.NewCode(read))
+	if err := ipynb.WriteFile(in, nb); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"run", in, "-o", out}, &stdout, &stderr); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	got, err := ipynb.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := got.Cells[1].Outputs; len(o) != 1 || strings.TrimSpace(o[0].Text) != "the previous copy" {
+		t.Errorf("the second cell read %+v, want the previous copy", o)
+	}
+	if _, err := os.Stat(partialPath(out)); !os.IsNotExist(err) {
+		t.Errorf("the partial file is left after a run that ended: %v", err)
+	}
 }
 
 func TestRecoverCommand(t *testing.T) {
