@@ -206,12 +206,18 @@ func plausibilitySentences(f *facts) []Sentence {
 			why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", FormatNS(m), ClockReads, FormatNS(clock.ReadCostNS)))
 		}
 		per, cycles := perElementText(f, m)
-		if cycles < 1 {
-			why = append(why, per+": less than one cycle per element is possible only if the loop is vectorised (check the assembly) or the work was removed")
-		}
-		if len(why) > 0 {
+		switch {
+		case len(why) > 0:
+			if per != "" {
+				why = append(why, per)
+			}
 			out = append(out, one(TopicPlausibility, KindImplausible, v.Name, v.Name+" is faster than this machine allows for the work: "+strings.Join(why, "; "))...)
-		} else if per != "" {
+		case cycles < 1:
+			// Not a verdict: a scalar loop with two independent chains
+			// does one element a cycle when its add takes two cycles, and
+			// a superscalar core runs several chains at once.
+			out = append(out, one(TopicPlausibility, "", v.Name, v.Name+": "+per+": under one cycle per element, more than one element is in flight at once (independent chains or vector instructions: the assembly shows which, and whether the work is all there)")...)
+		case per != "":
 			out = append(out, one(TopicPlausibility, "", v.Name, v.Name+": "+per)...)
 		}
 	}
