@@ -113,3 +113,22 @@ func TestCompareFitsATerminal(t *testing.T) {
 		t.Errorf("a comparison across runs says significant:\n%s", out.String())
 	}
 }
+
+// A virtual machine's description is the CPU model its hypervisor shows:
+// two runs that read alike may still come from hosts of different
+// generations, and compare says "description", not "machine", for them.
+func TestCompareSameVMDescription(t *testing.T) {
+	vm := func(seed uint64) *bench.Result {
+		r := withAsm(benchtest.Seed000(seed))
+		r.Conditions.Machine.Virtualized = "yes"
+		return r
+	}
+	var out bytes.Buffer
+	if err := Compare(roundTrip(t, resultNotebook(t, vm(1))), roundTrip(t, resultNotebook(t, vm(2))), &out); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "seed: same machine description: Synthetic CPU") || !strings.Contains(text, "can stay the same on another host") {
+		t.Errorf("two VM runs with one description:\n%s", text)
+	}
+}
