@@ -206,43 +206,68 @@ func SweepSentences(rs []*Result) []Sentence {
 	if rs[0].Sweep.Bytes == nil {
 		add("", fmt.Sprintf("the working set of a point is not known (%s), so no step is set against a cache size", rs[0].Sweep.BytesRule))
 	}
-	names, curves := Curves(rs, sum.Variant)
-	for i, c := range curves {
-		of := ""
-		if names[i] != "" {
-			of = " at " + names[i]
-		}
-		if len(c) == 0 {
-			continue
-		}
-		_, m0, _ := Quartiles(c[0].PerEl)
-		_, m1, _ := Quartiles(c[len(c)-1].PerEl)
-		add("", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", sum.Variant, of, FormatNS(m0), pointText(c[0]),
-			FormatNS(m1), pointText(c[len(c)-1]), FormatRatio(m1/m0)))
-		steps := FindSteps(c, sum.Caches)
-		if len(steps) == 0 {
-			add("", fmt.Sprintf("no step%s: no two consecutive points differ by %sx or more in median time per element beyond their spread", of, g(StepRatio)))
-		}
-		for _, st := range steps {
-			where := "no cache boundary lies between them"
-			if st.From.Bytes != nil && st.To.Bytes != nil {
-				where = "no cache size the machine states lies between them" + nearestLevels(*st.From.Bytes, *st.To.Bytes, sum.Caches)
+	for _, variant := range SweepVariants(rs) {
+		add := func(kind, text string) { out = append(out, one(TopicSweep, kind, variant, text)...) }
+		names, curves := Curves(rs, variant)
+		for i, c := range curves {
+			of := ""
+			if names[i] != "" {
+				of = " at " + names[i]
 			}
-			if st.From.Bytes == nil || st.To.Bytes == nil {
-				where = "their working sets are not known"
-			} else if len(st.Levels) > 0 {
-				var ls []string
-				for _, l := range st.Levels {
-					ls = append(ls, fmt.Sprintf("%s (%sB)", l.Name, FormatBytes(l.Bytes)))
+			if len(c) == 0 {
+				continue
+			}
+			_, m0, _ := Quartiles(c[0].PerEl)
+			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
+			add("", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, FormatNS(m0), pointText(c[0]),
+				FormatNS(m1), pointText(c[len(c)-1]), FormatRatio(m1/m0)))
+			steps := FindSteps(c, sum.Caches)
+			if len(steps) == 0 {
+				add("", fmt.Sprintf("%s%s: no step, no two consecutive points differ by %sx or more in median time per element beyond their spread", variant, of, g(StepRatio)))
+			}
+			for _, st := range steps {
+				where := "no cache boundary lies between them"
+				if st.From.Bytes != nil && st.To.Bytes != nil {
+					where = "no cache size the machine states lies between them" + nearestLevels(*st.From.Bytes, *st.To.Bytes, sum.Caches)
 				}
-				where = "the working set crosses " + strings.Join(ls, " and ")
+				if st.From.Bytes == nil || st.To.Bytes == nil {
+					where = "their working sets are not known"
+				} else if len(st.Levels) > 0 {
+					var ls []string
+					for _, l := range st.Levels {
+						ls = append(ls, fmt.Sprintf("%s (%sB)", l.Name, FormatBytes(l.Bytes)))
+					}
+					where = "the working set crosses " + strings.Join(ls, " and ")
+				}
+				add(KindStep, fmt.Sprintf("%s%s: a step, time per element rises %sx from %s to %s; %s", variant, of, FormatRatio(st.Ratio),
+					pointText(st.From), pointText(st.To), where))
 			}
-			add(KindStep, fmt.Sprintf("a step%s: time per element rises %sx from %s to %s; %s", of, FormatRatio(st.Ratio),
-				pointText(st.From), pointText(st.To), where))
 		}
 	}
 	if p := sum.Prediction; p != nil {
-		add(KindPrediction, SweepPredictionText(p))
+		text := SweepPredictionText(p)
+		if len(SweepVariants(rs)) > 1 {
+			text += ", judged on " + sum.Variant
+		}
+		add(KindPrediction, text)
+	}
+	return out
+}
+
+// SweepVariants are the variants a sweep's curves are drawn for: the
+// summary's variant (the first that is not dead, which the prediction is
+// judged on), then every other measured variant that is neither dead nor
+// hollow.
+func SweepVariants(rs []*Result) []string {
+	sum := SweepOf(rs)
+	if sum == nil || len(rs) == 0 {
+		return nil
+	}
+	out := []string{sum.Variant}
+	for i := range rs[0].Variants {
+		if v := &rs[0].Variants[i]; v.Name != sum.Variant && live(v) {
+			out = append(out, v.Name)
+		}
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -331,9 +332,61 @@ func TestSweepTwoAxes(t *testing.T) {
 	}
 	// M=1: 16K, 256K, 4M, 64M bytes: crosses L1d, L2 and L3 between points.
 	// M=8: 128K, 2M, 32M, 512M: L2, then L3 (32M fits), the last beyond.
-	for _, want := range []string{"a step at M=1: time per element rises", "crosses L1d (48KB)", "a step at M=8"} {
+	for _, want := range []string{"sum at M=1: a step, time per element rises", "crosses L1d (48KB)", "sum at M=8: a step"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in\n%s", want, all)
 		}
+	}
+}
+
+// Every live variant of a sweep is judged: a flat one says it has no step,
+// one that climbs through the caches has its steps named, a dead one is
+// left out, and the prediction says which variant it was judged on.
+func TestSweepEveryLiveVariant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	axes := []Axis{{"N", []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}}
+	var rs []*Result
+	for i, p := range Points(axes) {
+		b := 4 * p[0]
+		sample := func(per float64) []float64 {
+			var ns []float64
+			for range 20 {
+				ns = append(ns, per*float64(p[0])*math.Exp(0.02*rng.NormFloat64()))
+			}
+			return ns
+		}
+		rs = append(rs, &Result{Variants: []Variant{
+			{Name: "gone", Dead: true, Series: Series{Interleaved: NewSamples(sample(1e-6))}},
+			{Name: "flat", Series: Series{Interleaved: NewSamples(sample(1))}},
+			{Name: "climbs", Series: Series{Interleaved: NewSamples(sample(cacheCurve(b)))}}},
+			Sweep: &SweepPoint{ID: "s3", Index: i, Of: 4, Param: "N", Value: p[0], Params: map[string]int64{"N": p[0]},
+				Elements: p[0], Bytes: &b, BytesRule: RuleFit}})
+	}
+	p, err := ParseSweepPrediction("time(16M)/time(4K)~1", axes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.JudgeSweep(rs, axes, "flat"); err != nil {
+		t.Fatal(err)
+	}
+	rs[3].Sweep.Summary = &SweepSummary{Axes: axes, Variant: "flat", Caches: testCaches, Prediction: p}
+	if got := SweepVariants(rs); fmt.Sprint(got) != "[flat climbs]" {
+		t.Fatalf("sweep variants %v, want the summary's first and the other live one", got)
+	}
+	var steps []string
+	all := ""
+	for _, s := range SweepSentences(rs) {
+		all += s.Text + "\n"
+		if s.Kind == KindStep {
+			steps = append(steps, s.Variant)
+		}
+	}
+	for _, want := range []string{"flat: no step", "climbs: a step, time per element rises", ", judged on flat"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in\n%s", want, all)
+		}
+	}
+	if len(steps) == 0 || slices.Contains(steps, "flat") || strings.Contains(all, "gone") {
+		t.Errorf("steps of %v; the dead variant named: %v\n%s", steps, strings.Contains(all, "gone"), all)
 	}
 }

@@ -73,14 +73,14 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 	if sum == nil || len(rs) == 0 {
 		return nil, fmt.Errorf("plot: Sweep: %w: the results are no sweep", ErrNoData)
 	}
-	names, curves := bench.Curves(rs, sum.Variant)
+	variants := bench.SweepVariants(rs)
 	last := rs[len(rs)-1]
 	hasBytes := last.Sweep.Bytes != nil
 	xl := "working set (bytes, " + last.Sweep.BytesRule + ")"
 	if !hasBytes {
 		xl = last.Sweep.Param + " (working set unknown)"
 	}
-	title := fmt.Sprintf("sweep of %s: time per element of %s against %s", last.Sweep.Param, sum.Variant, map[bool]string{true: "working set", false: last.Sweep.Param}[hasBytes])
+	title := fmt.Sprintf("sweep of %s: time per element of %s against %s", last.Sweep.Param, strings.Join(variants, ", "), map[bool]string{true: "working set", false: last.Sweep.Param}[hasBytes])
 	if last.Partial {
 		title += " (partial run)"
 	}
@@ -104,7 +104,19 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 	p.X.Label.Text, p.Y.Label.Text = xl, "ns per element (median, IQR)"
 	p.Add(gridLines(false))
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for i, cv := range curves {
+	type named struct {
+		variant, name string
+		points        []bench.CurvePoint
+	}
+	var curves []named
+	for _, v := range variants {
+		names, cs := bench.Curves(rs, v)
+		for i := range cs {
+			curves = append(curves, named{v, names[i], cs[i]})
+		}
+	}
+	for i, nc := range curves {
+		cv := nc.points
 		var pts plotter.XYs
 		var errs plotter.YErrors
 		for _, cp := range cv {
@@ -138,9 +150,9 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 		}
 		bars.Color, bars.CapWidth = col, vg.Points(4)
 		p.Add(line, dots, bars)
-		label := sum.Variant
-		if names[i] != "" {
-			label += " at " + names[i]
+		label := nc.variant
+		if nc.name != "" {
+			label += " at " + nc.name
 		}
 		c.addLegend(label, line, dots)
 	}
