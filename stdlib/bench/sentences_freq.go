@@ -226,7 +226,7 @@ func clockText(m clockMove, tl []clockProc) string {
 	} else {
 		b.WriteString("the clock did not move during the run: ")
 	}
-	fmt.Fprintf(&b, "%d estimates in %d processes (each the fastest of 3 trials of a 1 ms chain of dependent adds, right before and right after the process's measured passes) read %.0f MHz at the median", m.Estimates, m.Processes, m.MedianMHz)
+	fmt.Fprintf(&b, "%d estimates in %d processes (each the fastest of 3 trials of a 1 ms chain of dependent adds, right before the process's warmup pass and right after its measured passes) read %.0f MHz at the median", m.Estimates, m.Processes, m.MedianMHz)
 	if m.Estimates >= 10 {
 		fmt.Fprintf(&b, ", %.0f to %.0f MHz from the 10th to the 90th percentile", m.LowMHz, m.HighMHz)
 	} else {

@@ -69,7 +69,7 @@ type prelude struct {
 	coldAfterSetup bool
 	evictBytes     int64
 	pin, warm      int
-	clock          bool
+	clock, freq    bool
 	settleMS       float64
 	calib, gapsMS  float64
 }
@@ -103,7 +103,7 @@ func (d *driver) run(args []string) error {
 	fs.Func("stack-pad", "move the stack of the measuring code down by this many bytes", decimal(&stackPad))
 	fs.Func("heap-pad", "allocate and keep this many bytes before setup", decimal(&heapPad))
 	noASLR := fs.Bool("no-aslr", false, "re-execute once with address space randomisation off")
-	freq := fs.Bool("freq", false, "estimate the core clock right before and after the measured rounds")
+	freq := fs.Bool("freq", false, "estimate the core clock right before the warmup and right after the measured rounds")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -152,11 +152,9 @@ func (d *driver) run(args []string) error {
 		if stopped = !d.stepWait(); stopped {
 			return
 		}
+		p.freq = *freq
 		if err = d.prelude(p); err != nil {
 			return
-		}
-		if *freq {
-			d.freqEstimate("before")
 		}
 		d.stepOK()
 		stopped, err = d.measure(*rounds)
@@ -202,7 +200,6 @@ func (d *driver) prelude(p prelude) error {
 		}
 	}
 	d.settle(p.settleMS)
-	d.warmup(p.warm)
 	if p.calib > 0 {
 		if !p.clock {
 			d.clockStats()
@@ -210,6 +207,14 @@ func (d *driver) prelude(p prelude) error {
 		d.calibrate(int64(p.calib*d.readCost) + 1)
 	}
 	d.latPrelude()
+	// The warmup comes last, right before the measured rounds: work that
+	// leaves the data alone for a millisecond (the clock estimate, the
+	// empty operations) can let other work on the core evict it, and the
+	// first measured pass would pay for it.
+	if p.freq {
+		d.freqEstimate("before")
+	}
+	d.warmup(p.warm)
 	return nil
 }
 
