@@ -129,6 +129,7 @@ func init() {
 		"SweepPredictionText":   reflect.ValueOf(bench.SweepPredictionText),
 		"SweepSamples":          reflect.ValueOf(bench.SweepSamples),
 		"SweepSentences":        reflect.ValueOf(bench.SweepSentences),
+		"SweepVariants":         reflect.ValueOf(bench.SweepVariants),
 		"TextVersion":           reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 		"TopicAutocorr":         reflect.ValueOf(constant.MakeFromLiteral("\"autocorrelation\"", token.STRING, 0)),
 		"TopicBaseline":         reflect.ValueOf(constant.MakeFromLiteral("\"baseline\"", token.STRING, 0)),
