@@ -206,7 +206,8 @@ func SweepSentences(rs []*Result) []Sentence {
 	if rs[0].Sweep.Bytes == nil {
 		add("", fmt.Sprintf("the working set of a point is not known (%s), so no step is set against a cache size", rs[0].Sweep.BytesRule))
 	}
-	for _, variant := range SweepVariants(rs) {
+	variants := SweepVariants(rs)
+	for _, variant := range variants {
 		add := func(kind, text string) { out = append(out, one(TopicSweep, kind, variant, text)...) }
 		names, curves := Curves(rs, variant)
 		for i, c := range curves {
@@ -246,7 +247,7 @@ func SweepSentences(rs []*Result) []Sentence {
 	}
 	if p := sum.Prediction; p != nil {
 		text := SweepPredictionText(p)
-		if len(SweepVariants(rs)) > 1 {
+		if len(variants) > 1 {
 			text += ", judged on " + sum.Variant
 		}
 		add(KindPrediction, text)

@@ -80,3 +80,37 @@ func TestFreqRecordsOnlyWhenAsked(t *testing.T) {
 		}
 	}
 }
+
+// The warmup is the last thing a process does before its first measured
+// pass: the clock estimate and the batch calibration come before it, so
+// nothing that leaves the data alone for milliseconds (on a shared VM long
+// enough for other work on the core to evict it) sits between the warmup
+// and the measurement (harness version 4; in version 3 the estimate did).
+func TestWarmupLastBeforeSamples(t *testing.T) {
+	for _, lang := range []string{"c", "go"} {
+		k := seedKernel(t, lang)
+		lines, status := rawLines(t, k, "-slots", "sink", "-settle-ms", "1", "-rounds", "2", "-freq", "-calibrate-reads", "100")
+		if status != 0 {
+			t.Fatalf("%s: exit status %d: %q", lang, status, lines)
+		}
+		var order []string
+		for _, line := range lines {
+			rec, ok := ParseRecord(line)
+			if !ok {
+				t.Fatalf("%s: %q is no record", lang, line)
+			}
+			name := rec.Kind
+			if rec.Kind == "phase" || rec.Kind == "freq" {
+				name += " " + rec.Fields["name"] + rec.Fields["when"]
+			}
+			if rec.Kind == "sample" {
+				break
+			}
+			order = append(order, name)
+		}
+		n := len(order)
+		if n < 3 || order[n-1] != "phase warmup" || order[n-2] != "freq before" {
+			t.Errorf("%s: the records before the first sample end %q, want the clock estimate and then the warmup", lang, order[max(0, n-4):])
+		}
+	}
+}
