@@ -54,3 +54,34 @@ func TestSweepPlot(t *testing.T) {
 		t.Errorf("no results: %v, want ErrNoData", err)
 	}
 }
+
+// Every live variant of a sweep has its curve and legend entry; a dead
+// one has none.
+func TestSweepPlotEveryLiveVariant(t *testing.T) {
+	rs := syntheticSweep()
+	for _, r := range rs {
+		s := r.Variants[0].Series.Interleaved.SamplesNS
+		half := make([]float64, len(s))
+		for i, x := range s {
+			half[i] = x / 2
+		}
+		r.Variants = append(r.Variants,
+			bench.Variant{Name: "halved", Series: bench.Series{Interleaved: bench.NewSamples(half)}},
+			bench.Variant{Name: "gone", Dead: true, Series: bench.Series{Interleaved: bench.NewSamples(half)}})
+	}
+	c, err := sweepChart(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := c.render(DefaultWidth, DefaultHeight, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[string]bool{}
+	for text := range svgTexts(t, svg) {
+		texts[text] = true
+	}
+	if !texts["sum"] || !texts["halved"] || texts["gone"] {
+		t.Errorf("legend: sum %v, halved %v, gone %v; want the two live variants only", texts["sum"], texts["halved"], texts["gone"])
+	}
+}
