@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 )
 
 // MethodSequential names a SeqVerdict: the group-sequential sign test of
@@ -88,6 +89,76 @@ func SeqBoundaries(alpha float64, n int) []int {
 	return c
 }
 
+// The level grid of the sequential p-value of a test at alpha: alpha/k for
+// k = 1..seqGridK (every level Holm's method uses for up to 256 series),
+// and 24 levels a decade from 1e-15 to 1. Descending.
+const seqGridK = 256
+
+func seqGridFor(alpha float64) []float64 {
+	var g []float64
+	for k := 1; k <= seqGridK; k++ {
+		g = append(g, alpha/float64(k))
+	}
+	for e := -15 * 24; e < 0; e++ {
+		g = append(g, math.Pow(10, float64(e)/24))
+	}
+	slices.Sort(g)
+	g = slices.Compact(g)
+	slices.Reverse(g)
+	return g
+}
+
+// seqGrids holds, per alpha, the grid and the nested boundaries of every
+// grid level for the first looks computed so far (a look's boundary does
+// not depend on later ones).
+var seqGrids struct {
+	sync.Mutex
+	m map[float64]*seqGrid
+}
+
+type seqGrid struct {
+	levels []float64
+	n      int
+	b      [][]int // b[g][k-1]: grid level g, look k
+}
+
+// seqNested returns the grid of alpha and its nested boundaries for at
+// least n looks: at the largest level those of SeqBoundaries; at each
+// smaller level, look by look, the smaller of its own critical count and
+// the one of the level above. A region at each level is then within the
+// one SeqBoundaries allows (so the test keeps its level) and within the
+// region of every larger level: a test that rejects at a level rejects at
+// every larger one. The raw boundaries are not nested by themselves
+// (discreteness: between 0.05/k and 0.05/(k-1), k = 2..30, 92 of 11,600
+// looks let the smaller level reject one count more;
+// TestSeqBoundariesNested).
+func seqNested(alpha float64, n int) ([]float64, [][]int) {
+	seqGrids.Lock()
+	defer seqGrids.Unlock()
+	if seqGrids.m == nil {
+		seqGrids.m = map[float64]*seqGrid{}
+	}
+	gr := seqGrids.m[alpha]
+	if gr == nil {
+		gr = &seqGrid{levels: seqGridFor(alpha)}
+		seqGrids.m[alpha] = gr
+	}
+	if n > gr.n {
+		m := max(n, 2*gr.n, 64)
+		b := make([][]int, len(gr.levels))
+		for i, a := range gr.levels {
+			b[i] = SeqBoundaries(a, m)
+			if i > 0 {
+				for k := range b[i] {
+					b[i][k] = min(b[i][k], b[i-1][k])
+				}
+			}
+		}
+		gr.n, gr.b = m, b
+	}
+	return gr.levels, gr.b
+}
+
 // SeqVerdict is the group-sequential sign test of one series of block
 // values at one level: where it stands after the blocks seen.
 type SeqVerdict struct {
@@ -96,29 +167,47 @@ type SeqVerdict struct {
 	// N is the look whose figures these are: the one that decided, else the
 	// last; Positive is how many of its N blocks were above 0.
 	N, Positive int
-	// Rejected is set when a look rejected "no difference" (then N is that
-	// first look).
+	// Rejected is set when a look rejected "no difference" at Alpha (then
+	// N is that first look).
 	Rejected bool
 	// Low and High bound the median block value: the repeated confidence
-	// interval of look N (-Inf, +Inf when no count could reject there). It
-	// excludes 0 exactly when that look rejected.
+	// interval of look N at Alpha (-Inf, +Inf when no count could reject
+	// there). It excludes 0 exactly when that look rejected.
 	Low, High float64
 	// Estimate is the median of the N block values.
 	Estimate float64
-	// Alpha is the level of the test; Critical the critical count c of
-	// look N (-1: no count rejects).
+	// Alpha is the level the verdict is at; Critical the critical count c
+	// of look N (-1: no count rejects).
 	Alpha    float64
 	Critical int
+	// P is the sequential p-value of all the blocks seen: the smallest
+	// level of the grid at which some look so far rejected (1 if none).
+	// P <= a exactly when the test at level a rejects, for a level a of the
+	// grid, whenever the run stops: P(P <= a) <= a under no difference.
+	P float64
 }
 
-// SeqSignTest runs the group-sequential sign test (SeqBoundaries) on the
-// block values x, in the order the blocks were taken, at level alpha. A
-// value of exactly 0 carries no sign and is left out (Wilcoxon's
-// convention); looks count the other blocks. The interval at look k is the
-// set of shifts t for which the test of x - t would not reject at that
-// look: with y the first k values sorted ascending and c = c_k, the open
-// interval (y[c], y[k-1-c]) (0-based), (-Inf, +Inf) when c is -1. It does
-// not modify x.
+// SeqSignTest runs the group-sequential sign test on the block values x,
+// in the order the blocks were taken, at level alpha. Step by step:
+//
+//  1. Zeros are left out (a value of exactly 0 carries no sign: Wilcoxon's
+//     convention); y is the rest, in order, and look k is after y[k-1].
+//  2. The boundaries are SeqBoundaries' at every level of a grid (alpha/k
+//     for k = 1..256, the levels of Holm's method at alpha, and 24 levels a
+//     decade from 1e-15 to 1), nested (seqNested). The test is at level
+//     alpha, a level of its own grid.
+//  3. It rejects at the first look k with min(S_k, k - S_k) <= c_k, S_k the
+//     positive values among y[:k]. The verdict's figures are of that look,
+//     else of the last.
+//  4. The interval at look k is the set of shifts t for which the test of
+//     y[:k] - t would not reject at that look: with z = y[:k] sorted
+//     ascending and c = c_k, the open interval (z[c], z[k-1-c]) (0-based),
+//     (-Inf, +Inf) when c is -1. Estimate is the median of z.
+//  5. P is the smallest grid level at which some look up to the last
+//     rejected, 1 if none.
+//
+// It takes O(n log n) time after the boundaries (computed once per process
+// for the looks needed, and kept), and does not modify x.
 func SeqSignTest(x []float64, alpha float64) (SeqVerdict, error) {
 	if !(alpha > 0 && alpha < 1) {
 		return SeqVerdict{}, fmt.Errorf("stats: sequential sign test: alpha must be in (0, 1), got %v", alpha)
@@ -127,7 +216,51 @@ func SeqSignTest(x []float64, alpha float64) (SeqVerdict, error) {
 	if err != nil {
 		return SeqVerdict{}, err
 	}
-	return seqTest(y, SeqBoundaries(alpha, len(y)), alpha), nil
+	return seqAt(y, alpha, alpha), nil
+}
+
+// seqAt is the test of the non-zero values y at level (a level of the grid
+// of alpha, or the largest one below it), with the sequential p-value on
+// that grid.
+func seqAt(y []float64, alpha, level float64) SeqVerdict {
+	g, b := seqNested(alpha, len(y))
+	at := len(g) - 1
+	for i, a := range g { // descending: the first at or below level
+		if a <= level*(1+1e-12) {
+			at = i
+			break
+		}
+	}
+	v := seqTest(y, b[at], g[at])
+	// Nested boundaries: rejection at a level implies it at every larger
+	// one, so the smallest rejecting level is found by bisection.
+	lo, hi := 0, len(g) // g descending: levels g[lo:] ... find the last index that crosses
+	if crosses(y, b[0]) {
+		for lo+1 < hi {
+			mid := (lo + hi) / 2
+			if crosses(y, b[mid]) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		v.P = g[lo]
+	}
+	return v
+}
+
+// crosses says whether some look of y crosses the boundaries c.
+func crosses(y []float64, c []int) bool {
+	pos := 0
+	for k := 1; k <= len(y); k++ {
+		if y[k-1] > 0 {
+			pos++
+		}
+		if c[k-1] >= 0 && min(pos, k-pos) <= c[k-1] {
+			return true
+		}
+	}
+	return false
 }
 
 // nonZero is x without its zeros; NaN and infinities are an error.
@@ -144,10 +277,10 @@ func nonZero(x []float64) ([]float64, error) {
 	return y, nil
 }
 
-// seqTest is SeqSignTest of the non-zero values y against the boundaries c
+// seqTest is the test of the non-zero values y against the boundaries c
 // (at least len(y) of them) of level alpha.
 func seqTest(y []float64, c []int, alpha float64) SeqVerdict {
-	v := SeqVerdict{Seen: len(y), N: len(y), Alpha: alpha, Low: math.Inf(-1), High: math.Inf(1), Critical: -1}
+	v := SeqVerdict{Seen: len(y), N: len(y), Alpha: alpha, Low: math.Inf(-1), High: math.Inf(1), Critical: -1, P: 1}
 	pos := 0
 	for k := 1; k <= len(y); k++ {
 		if y[k-1] > 0 {
@@ -195,73 +328,49 @@ func SeqMinBlocks(alpha float64, limit int) int {
 }
 
 // SeqHolm judges the block series x[0], x[1], ... together, so that the
-// chance of any false "differ" among them is at most alpha: Holm's
-// step-down on the sequential sign tests. With R the series not yet
-// rejected (at first all m), each is tested at level alpha/|R|; those that
-// reject are removed from R, and the step repeats at the larger level,
-// until a step rejects none (or R is empty). A series rejected at a step
-// gets the verdict of its test at that step's level; the series left get
-// theirs at the level of the last step, so an interval excludes 0 exactly
-// when its series was rejected.
-//
-// This is closed testing with Bonferroni's local tests, so exactly Holm,
-// when a test that rejects at alpha/k also rejects at every larger level
-// alpha/j, j < k. The discrete boundaries of SeqBoundaries do not always
-// grow with the level (between alpha/k and alpha/(k-1), k = 2..30, 92 of
-// 11,600 looks let the smaller level reject one count more), so SeqHolm uses, at level alpha/k, the
-// smaller of that level's critical count and the one it uses at
-// alpha/(k-1), look by look: a smaller region at each level, so each test
-// keeps its level, and the regions are nested.
-func SeqHolm(x [][]float64, alpha float64) ([]SeqVerdict, error) {
+// chance of any false "differ" among them is at most alpha however the run
+// stops: Holm's method on the sequential p-values. Sorted ascending, the
+// j-th smallest P (1-based) is compared with alpha/(m-j+1), and every
+// series up to the first that exceeds its level is rejected (the step-down;
+// P <= level, the grid holding every alpha/k, k <= 256). A rejected series
+// gets its verdict at the level of its step; the others at the level of the
+// step that stopped, so each interval excludes 0 exactly when its series
+// was rejected. PAdjusted are Holm's adjusted p-values (Holm), for display.
+func SeqHolm(x [][]float64, alpha float64) (vs []SeqVerdict, pAdjusted []float64, err error) {
 	if !(alpha > 0 && alpha < 1) {
-		return nil, fmt.Errorf("stats: sequential Holm: alpha must be in (0, 1), got %v", alpha)
+		return nil, nil, fmt.Errorf("stats: sequential Holm: alpha must be in (0, 1), got %v", alpha)
 	}
 	m := len(x)
+	vs = make([]SeqVerdict, m)
 	ys := make([][]float64, m)
-	longest := 0
+	ps := make([]float64, m)
 	for i := range x {
-		y, err := nonZero(x[i])
-		if err != nil {
-			return nil, fmt.Errorf("series %d: %w", i, err)
+		if ys[i], err = nonZero(x[i]); err != nil {
+			return nil, nil, fmt.Errorf("series %d: %w", i, err)
 		}
-		ys[i], longest = y, max(longest, len(y))
+		ps[i] = seqAt(ys[i], alpha, alpha).P
 	}
-	bounds := SeqNestedBoundaries(alpha, m, longest)
-	out := make([]SeqVerdict, m)
-	left := make([]int, m)
-	for i := range left {
-		left[i] = i
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
 	}
-	for len(left) > 0 {
-		k := len(left)
-		var keep []int
-		for _, i := range left {
-			out[i] = seqTest(ys[i], bounds[k-1], alpha/float64(k))
-			if !out[i].Rejected {
-				keep = append(keep, i)
-			}
-		}
-		if len(keep) == len(left) {
-			break
-		}
-		left = keep
+	slices.SortStableFunc(order, func(i, j int) int { return cmpFloat(ps[i], ps[j]) })
+	step := 0
+	for step < m && ps[order[step]] <= alpha/float64(m-step)*(1+1e-12) {
+		step++
 	}
-	return out, nil
+	for j, i := range order {
+		vs[i] = seqAt(ys[i], alpha, alpha/float64(m-min(j, step)))
+	}
+	return vs, Holm(ps), nil
 }
 
-// SeqNestedBoundaries returns the boundaries SeqHolm uses for a family of m
-// series: b[k-1] at level alpha/k for k = 1..m, each look's critical count
-// the smaller of SeqBoundaries(alpha/k) and b[k-2] (so b[k-1] <= b[k-2]
-// everywhere), over n looks.
-func SeqNestedBoundaries(alpha float64, m, n int) [][]int {
-	b := make([][]int, m)
-	for k := 1; k <= m; k++ {
-		b[k-1] = SeqBoundaries(alpha/float64(k), n)
-		if k > 1 {
-			for i := range b[k-1] {
-				b[k-1][i] = min(b[k-1][i], b[k-2][i])
-			}
-		}
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
 	}
-	return b
+	return 0
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -83,33 +84,67 @@ func TestSeqFirstLookCompleteSeparation(t *testing.T) {
 	}
 }
 
-// TestSeqBoundariesGrowWithLevel shows the raw boundaries are not always
-// nested (the reason for SeqNestedBoundaries) and that the nested ones are,
-// and each at most the raw boundary of its level (so it keeps its level).
-func TestSeqBoundariesGrowWithLevel(t *testing.T) {
-	raw := func(m int) (crossed bool) {
-		prev := SeqBoundaries(0.05, 400)
-		for k := 2; k <= m; k++ {
-			c := SeqBoundaries(0.05/float64(k), 400)
-			for i := range c {
-				crossed = crossed || c[i] > prev[i]
-			}
-			prev = c
+// TestSeqBoundariesNested: the raw boundaries are not always nested (the
+// reason for seqNested), the nested ones are, and each is at most the raw
+// boundary of its level (so it keeps its level).
+func TestSeqBoundariesNested(t *testing.T) {
+	nestedRaw := true
+	prev := SeqBoundaries(0.05, 400)
+	for k := 2; k <= 30; k++ {
+		c := SeqBoundaries(0.05/float64(k), 400)
+		for i := range c {
+			nestedRaw = nestedRaw && c[i] <= prev[i]
 		}
-		return crossed
+		prev = c
 	}
-	if !raw(30) {
-		t.Log("the raw boundaries happen to be nested up to 30 levels")
+	if nestedRaw {
+		t.Log("the raw boundaries happen to be nested for these levels")
 	}
-	for _, m := range []int{1, 2, 3, 8, 30} {
-		b := SeqNestedBoundaries(0.05, m, 400)
-		for k := range b {
-			rawK := SeqBoundaries(0.05/float64(k+1), 400)
-			for i := range b[k] {
-				if b[k][i] > rawK[i] || (k > 0 && b[k][i] > b[k-1][i]) {
-					t.Fatalf("m=%d level %d look %d: nested %d, raw %d, previous %v", m, k+1, i+1, b[k][i], rawK[i], b[max(k-1, 0)][i])
-				}
+	g, b := seqNested(0.05, 400)
+	for i := range g {
+		if i > 0 && !(g[i] < g[i-1]) {
+			t.Fatalf("grid not descending at %d", i)
+		}
+		raw := SeqBoundaries(g[i], 400)
+		for k := 0; k < 400; k++ {
+			if b[i][k] > raw[k] || (i > 0 && b[i][k] > b[i-1][k]) {
+				t.Fatalf("level %v look %d: nested %d, raw %d", g[i], k+1, b[i][k], raw[k])
 			}
+		}
+	}
+	for k := 1; k <= seqGridK; k++ {
+		if !slices.Contains(g, 0.05/float64(k)) {
+			t.Fatalf("the grid lacks 0.05/%d", k)
+		}
+	}
+}
+
+// TestSeqPValue: under no difference, with the run stopped at a budget
+// drawn per trial, P(p <= a) <= a; and p <= alpha exactly when the test at
+// alpha rejects.
+func TestSeqPValue(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const trials = 4000
+	under := map[float64]int{0.05: 0, 0.01: 0, 0.2: 0}
+	for range trials {
+		n := 6 + r.IntN(100)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = r.NormFloat64()
+		}
+		v, _ := SeqSignTest(x, 0.05)
+		if v.Rejected != (v.P <= 0.05) {
+			t.Fatalf("rejected %v with p %v", v.Rejected, v.P)
+		}
+		for a := range under {
+			if v.P <= a {
+				under[a]++
+			}
+		}
+	}
+	for a, n := range under {
+		if rate := float64(n) / trials; rate > a+3*math.Sqrt(a*(1-a)/trials) {
+			t.Errorf("P(p <= %v) = %.4f", a, rate)
 		}
 	}
 }
@@ -247,7 +282,7 @@ func simulateFamily(m, budget int, shift float64, e func() float64) []SeqVerdict
 		for i := range x {
 			x[i] = append(x[i], shift+e())
 		}
-		vs, _ = SeqHolm(x, 0.05)
+		vs, _, _ = SeqHolm(x, 0.05)
 		all := true
 		for _, v := range vs {
 			all = all && v.Rejected
