@@ -73,6 +73,10 @@ type Options struct {
 	// BaselineName (baseline=OTHER).
 	Baseline     *harness.Kernel `json:"-"`
 	BaselineName string
+	// BaselineNote is what the session says of the baseline it chose, or
+	// why it has none (the previous build gone from the cache); the result
+	// keeps it (Result.BaselineNote).
+	BaselineNote string
 	// Pairs, with a baseline, fixes how many blocks (pairs of processes,
 	// one of each build) are measured when PairsFixed is set (pairs=);
 	// otherwise the blocks go on until every verdict is known or Budget is

@@ -26,6 +26,9 @@ type Result struct {
 	Baseline *Baseline `json:"baseline,omitempty"`
 	// BaselineDropped says why a baseline asked for was left out of the run.
 	BaselineDropped string `json:"baseline_dropped,omitempty"`
+	// BaselineNote is what the session said of the baseline it chose (what
+	// changed since the kernel was last measured) or why there is none.
+	BaselineNote string `json:"baseline_note,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`

@@ -174,7 +174,7 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 		return nil, err
 	}
 	r := &runner{k: k, opt: opt, dir: dir, res: newResult(k, opt)}
-	r.res.RawFile = dir
+	r.res.RawFile, r.res.BaselineNote = dir, opt.BaselineNote
 	r.data = newCollected()
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
@@ -216,7 +216,7 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 		p.Pin = &pin
 	}
 	floor := float64(opt.settleMin().Microseconds()) / 1000
-	p.SettleMinMS = &floor
+	p.SettleMinMS, p.Resolve = &floor, opt.Resolve
 	p.ColdAfter, p.ASLR = "start", "on"
 	if opt.ColdAfterSetup {
 		p.ColdAfter = "setup"
