@@ -5,7 +5,7 @@
 //
 //	benchbook install [--user|--sys-prefix|--prefix DIR]
 //	benchbook kernel -f CONNECTION_FILE
-//	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+//	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--fail-on slower]
 //	benchbook verify EXECUTED.ipynb
 //	benchbook compare PUBLISHED.ipynb RERUN.ipynb
 //	benchbook recover RESULTS_FOLDER
@@ -42,7 +42,7 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 const usage = `usage:
   benchbook install [--user|--sys-prefix|--prefix DIR]   install the Jupyter kernelspec "benchbook"
   benchbook kernel -f CONNECTION_FILE                    the kernel Jupyter starts
-  benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+  benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--fail-on slower]
                                                          execute a notebook without Jupyter
   benchbook verify EXECUTED.ipynb                        recompute every summary from its samples
   benchbook compare PUBLISHED.ipynb RERUN.ipynb          the rerun table: what moved and why

@@ -131,6 +131,10 @@ func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *
 	if prev == nil || prev.Key == k.Key {
 		return nil, "", nil
 	}
+	if prev.BinarySHA256 == k.BinarySHA256 {
+		return nil, fmt.Sprintf("%s changed since it was last measured (%s) but the binary is byte for byte the same (%s): nothing to measure before and after; this run measures it alone",
+			name, whatChanged(prev, k), short(k.BinarySHA256)), nil
+	}
 	if _, err := os.Stat(prev.Binary); err != nil {
 		return nil, fmt.Sprintf("the previous build of %s is not in the cache (%v): rerun its cell to measure before and after in one run; this run has no baseline", name, err), nil
 	}
@@ -187,3 +191,5 @@ type discard struct{}
 func (discard) Stream(string, string)        {}
 func (discard) Display(display.Bundle, bool) {}
 func (discard) Clear(bool)                   {}
+
+func short(h string) string { return h[:min(len(h), 12)] }

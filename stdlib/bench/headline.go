@@ -46,6 +46,9 @@ func contextHeadlines(r *Result) []HeadlineLine {
 	}
 	add(r.BaselineNote)
 	add(r.BaselineDropped)
+	if n := r.Protocol.Layouts; n > 1 {
+		add(fmt.Sprintf("layouts=%d: the fresh processes took %d builds with different code alignment in turn", n, n))
+	}
 	if p := r.Prediction; p != nil {
 		switch {
 		case p.Held == nil || p.Observed == nil:
