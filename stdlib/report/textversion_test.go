@@ -19,7 +19,7 @@ import (
 var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
-	3: "d3fb428ccd6c8e7a90a449d7ccf79d38e45743c993494e935e654e3a744e6141",
+	3: "1d3fa88210c4ae9ae60aee8a0df8f10b6d05e8de541b389b41aedb8889bb072e",
 }
 
 // TestTextVersion notices that the text the report writes changed under
