@@ -20,6 +20,7 @@ import (
 // bench runs %bench NAME [keys]: the protocol, then the result, its plots,
 // the commentary and, when NAME was benched before, what moved.
 func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.Publisher) error {
+	started := time.Now()
 	opt, err := bench.ParseOptions(s.args(m.Args))
 	if err != nil {
 		return cellError("BenchError", label, 1, err.Error())
@@ -34,6 +35,7 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 	if opt.Sweep != nil {
 		return s.benchSweep(ctx, label, m.Name, as, opt, pub)
 	}
+	opt.Started = started
 	r, headline, err := s.runBench(ctx, m.Name, opt, pub)
 	if r == nil {
 		return cellError("BenchError", label, 1, err.Error())

@@ -108,12 +108,25 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 		n := j + 1
 		stop = BlockStop(n, limit, r.opt.PairsFixed,
 			func() bool { return r.verdictsKnown(news, olds, slots) },
-			func() bool { return time.Since(r.started)+spent/time.Duration(n) > r.opt.Budget })
+			func() bool { return time.Since(r.budgetFrom())+spent/time.Duration(n)+r.opt.Budget/BudgetReserve > r.opt.Budget })
 		b.blocks = n
 	}
 	b.stop = stop
 	r.collectPairs(news, olds, slots)
 	return nil
+}
+
+// BudgetReserve: a before/after keeps 1/BudgetReserve of its budget for
+// what follows the blocks (the result, its plots and commentary), so that
+// the whole %bench ends within the budget.
+const BudgetReserve = 8
+
+// budgetFrom is when the budget started: the %bench's start, else Run's.
+func (r *runner) budgetFrom() time.Time {
+	if !r.opt.Started.IsZero() {
+		return r.opt.Started
+	}
+	return r.started
 }
 
 // BlockStop is the rule that ends a before/after after n blocks: "" to go

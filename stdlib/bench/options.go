@@ -86,9 +86,13 @@ type Options struct {
 	// Budget is the time a before/after may take: no new block starts
 	// when it would end past it (budget=).
 	Budget time.Duration
-	// Resolve is the relative width below which an interval that holds 1
-	// is a "no difference" (resolve=, a fraction: 0.02 is 2%).
+	// Resolve is the width of the band around 1 within which an interval
+	// is "no difference" (resolve=, a fraction: 0.02 is 2%, the band
+	// 0.99..1.01; Verdict).
 	Resolve float64
+	// Started is when the %bench began (the cell, with its build), from
+	// which the budget counts; zero means when Run began.
+	Started time.Time
 	// ColdAfterSetup times the cold pass after setup with the caches
 	// evicted (cold=after-setup) instead of before setup (cold=start).
 	ColdAfterSetup bool
