@@ -108,7 +108,9 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 		n := j + 1
 		stop = BlockStop(n, limit, r.opt.PairsFixed,
 			func() bool { return r.verdictsKnown(news, olds, slots) },
-			func() bool { return time.Since(r.budgetFrom())+spent/time.Duration(n)+r.opt.Budget/BudgetReserve > r.opt.Budget })
+			func() bool {
+				return time.Since(r.budgetFrom())+spent/time.Duration(n)+r.opt.Budget/BudgetReserve > r.opt.Budget
+			})
 		b.blocks = n
 	}
 	b.stop = stop
