@@ -145,6 +145,10 @@ type Conditions struct {
 	Before  machine.Moment      `json:"before"`
 	After   machine.Moment      `json:"after"`
 	During  *machine.During     `json:"during,omitempty"`
+	// Fingerprint is what the machine measured of itself before the run
+	// (machine.MeasureFingerprint), and the boot conditions; nil in results
+	// made before it existed.
+	Fingerprint *machine.Fingerprint `json:"fingerprint,omitempty"`
 }
 
 // Samples is one series: raw samples in nanoseconds per pass, in the order

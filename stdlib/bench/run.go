@@ -44,6 +44,8 @@ type runner struct {
 	// of a before/after counts from it).
 	phaseStart time.Time
 	started    time.Time
+	// shared, in a sweep, is what its points share (one fingerprint).
+	shared *sweepShared
 }
 
 // collected is what the processes measured, before it is summarised.
@@ -336,8 +338,32 @@ func (r *runner) pinAwayFromLoad() error {
 
 func (r *runner) before(ctx context.Context) error {
 	r.res.Conditions.Machine = machine.Describe()
+	r.res.Conditions.Fingerprint = r.fingerprint()
 	r.res.Conditions.Before = machine.Now()
 	return r.saveRunFile()
+}
+
+// fingerprint measures the machine's fingerprint on the benchmark's CPU
+// (pin=, or the one load= keeps free), or only its boot conditions with
+// fingerprint=off. A sweep measures it once, for its first point.
+func (r *runner) fingerprint() *machine.Fingerprint {
+	if r.shared != nil && r.shared.fp != nil {
+		return r.shared.fp
+	}
+	opt := machine.FingerprintOptions{CPU: r.opt.Pin}
+	if r.opt.NoFingerprint {
+		opt.Skip = "fingerprint=off"
+	}
+	f := machine.MeasureFingerprint(opt)
+	if r.shared != nil {
+		r.shared.fp = &f
+	}
+	return &f
+}
+
+// sweepShared is what the runners of one sweep's points share.
+type sweepShared struct {
+	fp *machine.Fingerprint // measured by the first point's conditions
 }
 
 func (r *runner) variant(name string) *harness.Variant {

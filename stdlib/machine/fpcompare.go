@@ -68,7 +68,7 @@ func (d FingerprintDiff) Differing() []EntryDiff {
 func DiffFingerprints(a, b *Fingerprint) FingerprintDiff {
 	d := FingerprintDiff{Verdict: HardwareUnknown}
 	if a != nil && b != nil {
-		d.Conditions = diffConditions(a.Conditions(), b.Conditions())
+		d.Conditions = DiffFacts(a.Conditions(), b.Conditions())
 	}
 	switch {
 	case a == nil || b == nil:
@@ -151,33 +151,6 @@ func (f *Fingerprint) Conditions() [][2]string {
 	return out
 }
 
-// diffConditions are the conditions whose values differ, by name (a
-// condition on one side only reads "(none)" on the other).
-func diffConditions(a, b [][2]string) [][3]string {
-	bv := map[string]string{}
-	for _, c := range b {
-		bv[c[0]] = c[1]
-	}
-	seen := map[string]bool{}
-	var out [][3]string
-	for _, c := range a {
-		seen[c[0]] = true
-		other, ok := bv[c[0]]
-		if !ok {
-			other = "(none)"
-		}
-		if other != c[1] {
-			out = append(out, [3]string{c[0], c[1], other})
-		}
-	}
-	for _, c := range b {
-		if !seen[c[0]] {
-			out = append(out, [3]string{c[0], "(none)", c[1]})
-		}
-	}
-	return out
-}
-
 // Lines is the fingerprint for people: one line per entry (its value and
 // noise, both units where both apply, its trials), then the zero page,
 // PCID, the mitigations that are not "Not affected", and the boot
@@ -225,4 +198,31 @@ func (f *Fingerprint) Lines() []string {
 		lines = append(lines, "  note: "+n)
 	}
 	return lines
+}
+
+// Summary is the fingerprint in one line: each entry's value, the
+// zero-page behaviour and PCID, and how long it took (or why it was not
+// measured).
+func (f *Fingerprint) Summary() string {
+	if len(f.Entries) == 0 {
+		s := "not measured"
+		if f.Skipped != "" {
+			s += " (" + f.Skipped + ")"
+		}
+		return s + "; PCID " + f.Boot.PCID
+	}
+	var parts []string
+	for _, e := range f.Entries {
+		if e.Identity() {
+			parts = append(parts, e.Name+" "+FormatEntryValue(e.Value, e.Unit))
+		}
+	}
+	zp := "zero page not probed"
+	if z := f.ZeroPage; z != nil {
+		zp = "a read allocates"
+		if z.Mapped {
+			zp = "a read maps the zero page"
+		}
+	}
+	return fmt.Sprintf("%s; %s; PCID %s (%.2f s)", strings.Join(parts, ", "), zp, f.Boot.PCID, f.MS/1000)
 }

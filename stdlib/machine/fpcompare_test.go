@@ -28,7 +28,7 @@ func fingerprint() *Fingerprint {
 		{"clock_read", "ns", []float64{22.9, 22.9, 22.9, 22.9, 22.9}},
 	} {
 		en := Entry{Name: e.name, Unit: e.unit, Trials: e.trials, Value: Median(e.trials)}
-		en.Noise = noiseOf(en)
+		en.Noise = NoiseOf(en)
 		f.Entries = append(f.Entries, en)
 	}
 	return f
@@ -57,11 +57,11 @@ func TestNoiseHasAFloor(t *testing.T) {
 	}
 	// One wild trial on either side does not widen the noise.
 	e := Entry{Name: "addss", Unit: "cycles", Trials: []float64{2, 2, 2, 2, 9}, Value: 2}
-	if n := noiseOf(e); n != 0.1 {
+	if n := NoiseOf(e); n != 0.1 {
 		t.Errorf("noise with one wild trial %g, want the 5%% floor 0.1", n)
 	}
 	e.Trials = []float64{1.6, 1.8, 2, 2.2, 2.4}
-	if n := noiseOf(e); n < 0.4-1e-9 || n > 0.4+1e-9 {
+	if n := NoiseOf(e); n < 0.4-1e-9 || n > 0.4+1e-9 {
 		t.Errorf("noise of trials spread 1.8-2.2 inside: %g, want 0.4", n)
 	}
 }

@@ -222,7 +222,7 @@ func (m *measurer) entries() []Entry {
 		Entry{Name: "clock_read", What: "one clock read (runtime.nanotime): the median block of back-to-back reads", Unit: "ns",
 			Value: Median(m.cost), Trials: m.cost, NS: Median(m.cost)})
 	for i := range out {
-		out[i].Noise = noiseOf(out[i])
+		out[i].Noise = NoiseOf(out[i])
 	}
 	return out
 }
@@ -284,12 +284,12 @@ func sizeName(b int) string {
 	return fmt.Sprintf("%d KiB", b>>10)
 }
 
-// noiseOf is the entry's noise: the range of its inner trials (all but
+// NoiseOf is the entry's noise: the range of its inner trials (all but
 // the fastest and the slowest: one disturbed trial on either side does
 // not widen it), and never less than the entry's floor (entryFloors), the
 // run-to-run movement of its kind on an undisturbed machine, which trials
 // a fraction of a second apart cannot see.
-func noiseOf(e Entry) float64 {
+func NoiseOf(e Entry) float64 {
 	s := slices.Clone(e.Trials)
 	slices.Sort(s)
 	spread := 0.0
