@@ -107,7 +107,7 @@ type floor struct{ rel, abs float64 }
 // stated noise). A chain's cycles are a ratio of two times a millisecond
 // apart and move under 1%, except when another tenant's thread shares the
 // core; a chase beyond the private caches meets whatever else uses the
-// shared L3 and memory (4 MiB: 47-72 ns in 20 runs); the clock's read cost
+// shared L3 and memory (in 20 runs here: 4 MiB 47-72 ns, 64 MiB 189-245 ns); the clock's read cost
 // moves with the core's clock.
 var entryFloors = map[string]floor{
 	"int_add":    {rel: 0.10},
@@ -118,7 +118,7 @@ var entryFloors = map[string]floor{
 	"chase_16K":  {rel: 0.10},
 	"chase_256K": {rel: 0.15},
 	"chase_4M":   {rel: 0.40},
-	"chase_64M":  {rel: 0.15},
+	"chase_64M":  {rel: 0.20},
 	"clock_grid": {abs: 0.5},
 	"clock_read": {rel: 0.10},
 }
