@@ -76,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return cmdCompare(rest, stdout, stderr)
 	case "fingerprint":
 		return cmdFingerprint(rest, stdout)
+	case "fleet":
+		return cmdFleet(rest, stdout, stderr)
 	case "recover":
 		return cmdRecover(rest, stdout)
 	case "glue-child": // hidden: the process glue cells run in (cells/gluechild)
