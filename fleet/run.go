@@ -42,7 +42,7 @@ var finalStates = []string{"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_
 	"BOOT_FAIL", "DEADLINE", "SPECIAL_EXIT", "REVOKED"}
 
 func isFinal(state string) bool {
-	return slices.Contains(finalStates, strings.Fields(state+" x")[0])
+	return slices.Contains(finalStates, strings.Fields(state + " x")[0])
 }
 
 // SbatchArgs are the arguments of one array's sbatch: the array, one node
