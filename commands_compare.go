@@ -141,7 +141,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("compare: --ref %s is none of %s (a label, a path, or a number from 1)", c.ref, strings.Join(labels, ", "))
 		}
 	}
-	var heads []report.Headline
+	var heads []report.CompareHeadline
 	if len(nbs) == 2 && !c.nway && !c.json && c.plot == "" {
 		if ref == 1 {
 			nbs[0], nbs[1] = nbs[1], nbs[0]

@@ -107,7 +107,10 @@ func TestFingerprintRepeatability(t *testing.T) {
 			}
 		}
 		role := ""
-		if !e.Identity() {
+		switch {
+		case e.Shared():
+			role = "  (shared caches and memory: said, not counted)"
+		case !e.Identity():
 			role = "  (the clock: not compared)"
 		}
 		fmt.Printf("%-11s %10.4g %10.4g %10.4g %9.3g  %.2f%s\n", e.Name, slices.Min(vals), machine.Median(vals), slices.Max(vals), machine.Median(noises), worst, role)

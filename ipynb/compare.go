@@ -37,7 +37,7 @@ func Compare(published, rerun *Notebook, w io.Writer) error {
 
 // CompareHeadlines is Compare, and it returns the headlines of every pair
 // (for --fail-on slower).
-func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.Headline, error) {
+func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.CompareHeadline, error) {
 	pubs, err := decodeAll(published, "published")
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.Headlin
 	}
 	pairs, onlyPub, onlyRerun := pair(pubs, reruns)
 	var b strings.Builder
-	var heads []report.Headline
+	var heads []report.CompareHeadline
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "== %s: published %s, rerun %s\n", p[0].r.Kernel.Name, p[0].Where(), p[1].Where())
 		d := report.CompareAs(p[0].r, p[1].r, "the published run", "the rerun")

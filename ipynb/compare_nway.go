@@ -125,8 +125,8 @@ func (n NWayResult) Text() string {
 }
 
 // Headlines are the headlines of every kernel, in order.
-func (n NWayResult) Headlines() []report.Headline {
-	var out []report.Headline
+func (n NWayResult) Headlines() []report.CompareHeadline {
+	var out []report.CompareHeadline
 	for _, k := range n.Kernels {
 		out = append(out, k.Headlines...)
 	}

@@ -409,6 +409,10 @@ func fingerprintTable(hw machine.FingerprintDiff) *table {
 	for _, e := range hw.Entries {
 		judged := "agrees"
 		switch {
+		case e.Shared && e.Differs:
+			judged = "differs (shared: not counted)"
+		case e.Shared:
+			judged = "agrees (shared)"
 		case !e.Identity:
 			judged = "the clock, not compared"
 		case e.Differs:

@@ -161,6 +161,24 @@ func deadWhere(v VariantChange, d Diff) string {
 // from the description and the measured fingerprints, the entries that
 // differ first.
 func (d Diff) hardwareSentence(b, a *bench.Result) string {
+	return d.hardwareVerdict(b, a) + sharedSentence(d.Hardware.SharedDiffering())
+}
+
+// sharedSentence says the shared levels of the memory that differ, which
+// decide nothing ("" when none does).
+func sharedSentence(es []machine.EntryDiff) string {
+	if len(es) == 0 {
+		return ""
+	}
+	var ph []string
+	for _, e := range es {
+		ph = append(ph, e.Phrase())
+	}
+	return " The shared caches and memory read otherwise (" + strings.Join(ph, ", ") +
+		"): other hardware, or other work using memory during a run (seen here: 230 against 661 ns on one host); not counted."
+}
+
+func (d Diff) hardwareVerdict(b, a *bench.Result) string {
 	hw := d.Hardware
 	var phrases []string
 	for _, e := range hw.Differing() {

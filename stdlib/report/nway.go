@@ -23,11 +23,11 @@ type MachineRun struct {
 // own processes at its own moment): a ratio is judged against the larger
 // of the two runs' own A/A floors and RunToRunDrift, as across runs.
 type NWay struct {
-	Kernel    string        `json:"kernel"`
-	Ref       int           `json:"ref"` // index into Machines
-	Machines  []NWayMachine `json:"machines"`
-	Headlines []Headline    `json:"headlines"`
-	Rows      []NWayRow     `json:"rows"`
+	Kernel    string            `json:"kernel"`
+	Ref       int               `json:"ref"` // index into Machines
+	Machines  []NWayMachine     `json:"machines"`
+	Headlines []CompareHeadline `json:"headlines"`
+	Rows      []NWayRow         `json:"rows"`
 }
 
 // NWayMachine is one machine of an N-way comparison, against the reference.
@@ -39,6 +39,9 @@ type NWayMachine struct {
 	Hardware string          `json:"hardware"`
 	Why      string          `json:"hardware_why,omitempty"`
 	Differs  []NWayEntryDiff `json:"fingerprint_differs,omitempty"`
+	// SharedDiffers are the entries of the shared caches and memory that
+	// differ: said, not counted (machine.Entry.Shared).
+	SharedDiffers []NWayEntryDiff `json:"shared_differs,omitempty"`
 	// Conditions are the stored conditions that differ from the
 	// reference's: what, the reference's value, this machine's.
 	Conditions [][3]string `json:"conditions_differ,omitempty"`
@@ -107,8 +110,10 @@ func CompareN(runs []MachineRun, ref int) (NWay, error) {
 			hw := machine.DiffFingerprints(rr.Conditions.Fingerprint, r.Conditions.Fingerprint)
 			nm.Hardware, nm.Why = hw.Verdict, hw.Why
 			for _, e := range hw.Differing() {
-				nm.Differs = append(nm.Differs, NWayEntryDiff{Name: e.Name, Unit: e.Unit, Value: e.B, RefValue: e.A,
-					Noise: e.NoiseB, RefNoise: e.NoiseA, Phrase: e.Phrase()})
+				nm.Differs = append(nm.Differs, entryDiffOf(e))
+			}
+			for _, e := range hw.SharedDiffering() {
+				nm.SharedDiffers = append(nm.SharedDiffers, entryDiffOf(e))
 			}
 			nm.Conditions = storedConditions(rr, r)
 			if d := machineDiff(rr.Conditions.Machine, r.Conditions.Machine); d != "" {
@@ -121,6 +126,10 @@ func CompareN(runs []MachineRun, ref int) (NWay, error) {
 	n.Rows = nwayRows(runs, ref, n.Machines)
 	n.Headlines = n.headlines()
 	return n, nil
+}
+
+func entryDiffOf(e machine.EntryDiff) NWayEntryDiff {
+	return NWayEntryDiff{Name: e.Name, Unit: e.Unit, Value: e.B, RefValue: e.A, Noise: e.NoiseB, RefNoise: e.NoiseA, Phrase: e.Phrase()}
 }
 
 // nwayRows are the rows of every variant and series that some machine
@@ -174,7 +183,7 @@ func nwayRows(runs []MachineRun, ref int, ms []NWayMachine) []NWayRow {
 				c.Ratio = c.MedianNS / refCell.MedianNS
 				c.Verdict = judge(c.Ratio, ms[i].Floor)
 				if row.Dead {
-					c.Verdict = VerdictDead
+					c.Verdict = verdictDead
 				}
 			}
 			rows = append(rows, row)
@@ -195,13 +204,13 @@ func indices(n int) []int {
 // interleaved one when the reference has it): "sink: 1.90x slower on
 // node-b, where addss takes 3 cycles against 2; within the floor on node-c
 // (1.02x); against node-a, interleaved medians".
-func (n NWay) headlines() []Headline {
-	var out []Headline
+func (n NWay) headlines() []CompareHeadline {
+	var out []CompareHeadline
 	refLabel := n.Machines[n.Ref].Label
 	for _, row := range n.headlineRows() {
-		h := Headline{Variant: row.Variant, Series: row.Series}
+		h := CompareHeadline{Variant: row.Variant, Series: row.Series}
 		if row.Dead {
-			h.Verdict = VerdictDead
+			h.Verdict = verdictDead
 			h.Text = fmt.Sprintf("%s: dead code: it times the clock, not compared", row.Variant)
 			out = append(out, h)
 			continue
@@ -219,8 +228,8 @@ func (n NWay) headlines() []Headline {
 				mv.Verdict = VerdictMissing
 				groups[VerdictMissing] = append(groups[VerdictMissing], "on "+m.Label)
 			case row.Cells[n.Ref].Missing:
-				mv.Verdict = VerdictUndefined
-				groups[VerdictUndefined] = append(groups[VerdictUndefined], "on "+m.Label)
+				mv.Verdict = verdictUndefined
+				groups[verdictUndefined] = append(groups[verdictUndefined], "on "+m.Label)
 			case c.Verdict == VerdictWithin:
 				groups[VerdictWithin] = append(groups[VerdictWithin], fmt.Sprintf("%s (%.2fx)", m.Label, c.Ratio))
 			default:
@@ -236,7 +245,7 @@ func (n NWay) headlines() []Headline {
 			h.Machines = append(h.Machines, mv)
 		}
 		var parts []string
-		for _, v := range []string{VerdictSlower, VerdictFaster} {
+		for _, v := range []string{verdictSlower, verdictFaster} {
 			parts = append(parts, groups[v]...)
 		}
 		if w := groups[VerdictWithin]; len(w) > 0 {
@@ -245,18 +254,18 @@ func (n NWay) headlines() []Headline {
 		if w := groups[VerdictMissing]; len(w) > 0 {
 			parts = append(parts, "not measured "+strings.Join(w, ", "))
 		}
-		if w := groups[VerdictUndefined]; len(w) > 0 {
+		if w := groups[verdictUndefined]; len(w) > 0 {
 			parts = append(parts, "undefined (the reference has no median) "+strings.Join(w, ", "))
 		}
 		switch {
-		case len(groups[VerdictSlower]) > 0:
-			h.Verdict = VerdictSlower
-		case len(groups[VerdictFaster]) > 0:
-			h.Verdict = VerdictFaster
+		case len(groups[verdictSlower]) > 0:
+			h.Verdict = verdictSlower
+		case len(groups[verdictFaster]) > 0:
+			h.Verdict = verdictFaster
 		case len(groups[VerdictWithin]) > 0:
 			h.Verdict = VerdictWithin
 		default:
-			h.Verdict = VerdictUndefined
+			h.Verdict = verdictUndefined
 		}
 		h.Ratio = worst
 		h.Text = fmt.Sprintf("%s: %s; against %s, %s medians", row.Variant, strings.Join(parts, "; "), refLabel, strings.ReplaceAll(row.Series, "_", "-"))

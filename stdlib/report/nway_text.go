@@ -72,6 +72,13 @@ func (n NWay) hardwareSentences() []string {
 			}
 			s = fmt.Sprintf("%s: %s %s; whether it is the same hardware was not measured: %s.", m.Label, desc, ref.Label, m.Why)
 		}
+		if len(m.SharedDiffers) > 0 {
+			var sh []machine.EntryDiff
+			for _, e := range m.SharedDiffers {
+				sh = append(sh, machine.EntryDiff{Name: e.Name, Unit: e.Unit, A: e.RefValue, B: e.Value})
+			}
+			s += sharedSentence(sh)
+		}
 		if c := conditionsSentence(m.Conditions); c != "" {
 			s += " " + c
 		}
@@ -146,7 +153,7 @@ func cellText(c NWayCell, ref bool) string {
 	if ref || c.Ratio == 0 {
 		return s
 	}
-	mark := map[string]string{VerdictSlower: " +", VerdictFaster: " -", VerdictDead: " ~"}[c.Verdict]
+	mark := map[string]string{verdictSlower: " +", verdictFaster: " -", verdictDead: " ~"}[c.Verdict]
 	return fmt.Sprintf("%s %sx%s", s, bench.FormatRatio(c.Ratio), mark)
 }
 
