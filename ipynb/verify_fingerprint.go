@@ -14,11 +14,11 @@ import (
 // "mapped" exactly when the writes faulted again for half the pages. A
 // fingerprint edited to read as other hardware without its trials fails.
 func checkFingerprint(r *bench.Result) []string {
+	problems := checkClock(r.Conditions.Clock)
 	f := r.Conditions.Fingerprint
 	if f == nil {
-		return nil
+		return problems
 	}
-	var problems []string
 	near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9+relTol*math.Abs(b) }
 	for _, e := range f.Entries {
 		where := "conditions.fingerprint entry " + e.Name
@@ -37,4 +37,17 @@ func checkFingerprint(r *bench.Result) []string {
 		problems = append(problems, fmt.Sprintf("conditions.fingerprint zero_page: mapped %t, but the writes faulted %d times of %d pages", z.Mapped, z.WriteFaults, z.Pages))
 	}
 	return problems
+}
+
+// checkClock recomputes the clock's granularity from the runs of values
+// its spaced deltas took (results of harness version 6 and later carry
+// them): a resolution edited without them fails.
+func checkClock(c bench.Clock) []string {
+	if c.Spaced == "" {
+		return nil
+	}
+	if got := bench.ClockResolution(c.Spaced, c.MinStepNS); got != c.ResolutionNS {
+		return []string{fmt.Sprintf("conditions.clock: resolution_ns %g, but the grid of its spaced deltas (%s) is %g", c.ResolutionNS, c.Spaced, got)}
+	}
+	return nil
 }

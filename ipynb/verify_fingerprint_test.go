@@ -41,3 +41,17 @@ func TestVerifyFingerprint(t *testing.T) {
 		})
 	}
 }
+
+// The clock's granularity is recomputed from its spaced runs.
+func TestVerifyClockGrid(t *testing.T) {
+	r := benchtest.Seed000(4)
+	r.Conditions.Clock.Spaced, r.Conditions.Clock.MinStepNS, r.Conditions.Clock.ResolutionNS = "20-21,30-31,40", 20, 10
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); !ok {
+		t.Fatalf("a 10 ns grid: %s", out)
+	}
+	r = benchtest.Seed000(4)
+	r.Conditions.Clock.Spaced, r.Conditions.Clock.MinStepNS, r.Conditions.Clock.ResolutionNS = "20-21,30-31,40", 20, 1
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); ok || !strings.Contains(out, "resolution_ns 1, but the grid of its spaced deltas (20-21,30-31,40) is 10") {
+		t.Errorf("an edited resolution: ok %t\n%s", ok, out)
+	}
+}

@@ -42,4 +42,11 @@ func TestRunRecordsFingerprint(t *testing.T) {
 		t.Fatalf("fingerprint: %+v", f)
 	}
 	checkResult(t, r)
+	// The clock measured right (issue 20): the granularity from the spaced
+	// runs, the read cost a median, both kept, and two different numbers.
+	c := r.Conditions.Clock
+	if c.Spaced == "" || c.ResolutionNS != ClockResolution(c.Spaced, c.MinStepNS) || c.ReadCostNS <= 0 || c.ReadCostMeanNS <= 0 ||
+		c.MinStepNS < 1 || c.ResolutionNS == c.ReadCostNS {
+		t.Errorf("clock %+v", c)
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
 )
 
 // The clock, measured right (issue 20): the smallest delta between two
@@ -37,36 +39,22 @@ type Ranges []Range
 // FrequentShare: a value taken by fewer than one delta in FrequentShare
 // (and by fewer than 2) is an event (an interrupt, a migration), not the
 // clock. MaxRanges bounds a record: a clock with more runs than that is
-// cut to the first MaxRanges.
+// cut to the first MaxRanges. Both are the drivers' (records.md, clock).
 const (
 	FrequentShare = 1000
-	MaxRanges     = 48
+	MaxRanges     = driver.ClockMaxRanges
 )
 
 // FrequentRanges are the runs of the values that at least one delta in
 // FrequentShare (and at least 2) took; count[v] is how many deltas were v
-// ns, for v from 0.
+// ns, for v from 0. It is the Go driver's rule (driver.FrequentRanges),
+// read back.
 func FrequentRanges(count []int64) Ranges {
-	var n int64
-	for _, c := range count {
-		n += c
+	rs, err := ParseRanges(strings.TrimPrefix(driver.FrequentRanges(count), "none"))
+	if err != nil {
+		panic("machine: the driver's ranges do not parse: " + err.Error()) // a bug in one of the two
 	}
-	limit := max(2, n/FrequentShare)
-	var out Ranges
-	for v, c := range count {
-		if c < limit {
-			continue
-		}
-		if k := len(out); k > 0 && out[k-1].Hi == int64(v)-1 {
-			out[k-1].Hi = int64(v)
-			continue
-		}
-		if len(out) == MaxRanges {
-			break
-		}
-		out = append(out, Range{int64(v), int64(v)})
-	}
-	return out
+	return rs
 }
 
 // String is the ranges as "lo-hi,lo-hi" (a single value as "v"), the form
@@ -152,16 +140,4 @@ func Median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// ReadCost is the cost of one clock read from the times of blocks of
-// back-to-back reads: the median over blocks of a block's time divided by
-// its reads. A mean over all reads includes the time the thread was
-// descheduled (on these VMs 26-217 ns against a typical 20-31); the median
-// block is one the thread ran through.
-func ReadCost(blockNS []float64, readsPerBlock int) float64 {
-	if readsPerBlock <= 0 {
-		return 0
-	}
-	return Median(blockNS) / float64(readsPerBlock)
 }
