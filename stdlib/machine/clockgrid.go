@@ -71,7 +71,8 @@ func (rs Ranges) String() string {
 	return strings.Join(parts, ",")
 }
 
-// ParseRanges parses String's form; "" is no ranges.
+// ParseRanges parses String's form (and only it: a form String does not
+// write, as "9-9" or "09", is refused); "" is no ranges.
 func ParseRanges(s string) (Ranges, error) {
 	var rs Ranges
 	if s == "" {
@@ -84,8 +85,11 @@ func ParseRanges(s string) (Ranges, error) {
 		}
 		l, err1 := strconv.ParseInt(lo, 10, 64)
 		h, err2 := strconv.ParseInt(hi, 10, 64)
-		if err1 != nil || err2 != nil || l < 0 || h < l {
-			return nil, fmt.Errorf("clock ranges: %q is not lo-hi with 0 <= lo <= hi", p)
+		// Only the form the drivers write: "v" for one value, "lo-hi" with
+		// lo < hi, numbers without signs or leading zeros.
+		canonical := strconv.FormatInt(l, 10) == lo && strconv.FormatInt(h, 10) == hi && (!isRange || h > l)
+		if err1 != nil || err2 != nil || l < 0 || h < l || !canonical {
+			return nil, fmt.Errorf("clock ranges: %q is not v or lo-hi with 0 <= lo < hi", p)
 		}
 		if k := len(rs); k > 0 && l <= rs[k-1].Hi+1 {
 			return nil, fmt.Errorf("clock ranges: %q does not start after %d and a gap", p, rs[k-1].Hi)

@@ -75,7 +75,7 @@ func TestRangesRoundTrip(t *testing.T) {
 			t.Errorf("ParseRanges(%q).String() = %q", s, rs.String())
 		}
 	}
-	for _, s := range []string{"x", "20-", "5-3", "20,21", "30,20", "-1", "1,,2"} {
+	for _, s := range []string{"x", "20-", "5-3", "20,21", "30,20", "-1", "1,,2", "9-9", "09", "+5"} {
 		if _, err := ParseRanges(s); err == nil {
 			t.Errorf("ParseRanges(%q) accepted it", s)
 		} else if !strings.Contains(err.Error(), "clock ranges") {
@@ -114,4 +114,32 @@ func TestProbeClock(t *testing.T) {
 	if len(p.Spaced) == 0 {
 		t.Errorf("no spaced ranges: %+v", p)
 	}
+}
+
+// FuzzClockRanges (its corpus holds "9-9", which parsed to a range that
+// writes back as "9": ParseRanges now takes only the form String writes):
+// any text a clock record's spaced field may hold either
+// fails to parse with a message, or parses to ranges that write back the
+// same and give a grid of 0 (none) or at least 1 ns, never more than the
+// span of the values.
+func FuzzClockRanges(f *testing.F) {
+	for _, s := range []string{"", "17", "17-90", "20-21,30-31,40", "0,1000", "5-3", "1,,2", "none"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rs, err := ParseRanges(s)
+		if err != nil {
+			return
+		}
+		if rs.String() != s {
+			t.Fatalf("%q parses and writes back as %q", s, rs.String())
+		}
+		g := ClockGrid(rs)
+		if len(rs) == 0 && g != 0 || len(rs) > 0 && (g < 1 || math.IsNaN(g)) {
+			t.Fatalf("ClockGrid(%q) = %g", s, g)
+		}
+		if len(rs) > 1 && g > float64(rs[len(rs)-1].Hi-rs[0].Lo)+0.5 {
+			t.Fatalf("ClockGrid(%q) = %g, beyond the span of the values", s, g)
+		}
+	})
 }
