@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-go fuzz test-integration check-generated bench bench-targets soak clean
+.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz test-integration check-generated bench bench-targets soak clean
 
 all: build
 
@@ -61,6 +61,11 @@ test-integration: build
 # The README's two commands on a Debian 12 minbase root (debootstrap, chroot).
 test-fresh:
 	scripts/test-fresh.sh
+
+# benchbook fleet on a real one-node Slurm on localhost (as root; installs
+# Debian's Slurm and munge, starts and stops its own daemons).
+test-fleet:
+	scripts/test-fleet.sh
 
 # 3000 cells and 50 %bench runs in one session: does the kernel grow?
 soak: build

@@ -267,21 +267,6 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func cmdCompare(args []string, stdout io.Writer) error {
-	if len(args) != 2 {
-		return errors.New("compare: benchbook compare PUBLISHED.ipynb RERUN.ipynb")
-	}
-	pub, err := ipynb.ReadFile(args[0])
-	if err != nil {
-		return err
-	}
-	re, err := ipynb.ReadFile(args[1])
-	if err != nil {
-		return err
-	}
-	return ipynb.Compare(pub, re, stdout)
-}
-
 // cmdRecover rebuilds the result of a %bench run that was killed, from the
 // raw records in its folder, writes it there and says what it holds.
 func cmdRecover(args []string, stdout io.Writer) error {

@@ -104,6 +104,9 @@ type Options struct {
 	// them, the kernel itself first (the session builds them).
 	Layouts       int
 	LayoutKernels []*harness.Kernel
+	// NoFingerprint skips the measured fingerprint (fingerprint=off): the
+	// result records the boot conditions only.
+	NoFingerprint bool
 	// Counts runs each variant under valgrind's callgrind too and records
 	// its instructions per pass: the one figure the load does not move.
 	Counts bool
@@ -174,6 +177,9 @@ var keyHelp = map[string]string{
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
+
+	// The machine's measured identity (stdlib/machine fingerprint.go).
+	"fingerprint": "off skips measuring the machine's fingerprint (latencies of dependent adds, multiplies and loads, a chase at 16K-64M, the clock; about 0.15 s); on is the default",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -371,6 +377,15 @@ func (o *Options) set(key, val string) error {
 			o.NoASLR = true
 		default:
 			return fmt.Errorf("aslr=%s: want aslr=off or aslr=on", val)
+		}
+	case "fingerprint":
+		switch val {
+		case "on":
+			o.NoFingerprint = false
+		case "off":
+			o.NoFingerprint = true
+		default:
+			return fmt.Errorf("fingerprint=%s: want fingerprint=off or fingerprint=on", val)
 		}
 	case "batch":
 		if val == "auto" {

@@ -26,6 +26,7 @@ func init() {
 		"CheckLegacyBootstrap":  reflect.ValueOf(bench.CheckLegacyBootstrap),
 		"ChecksumOK":            reflect.ValueOf(bench.ChecksumOK),
 		"ClockReads":            reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
+		"ClockResolution":       reflect.ValueOf(bench.ClockResolution),
 		"Comparisons":           reflect.ValueOf(bench.Comparisons),
 		"CountsOf":              reflect.ValueOf(bench.CountsOf),
 		"Curves":                reflect.ValueOf(bench.Curves),
