@@ -74,13 +74,8 @@ func (r *runner) interleavedBlocks(ctx context.Context, slots []string, args []s
 // MinRuns blocks are measured, even past the budget.
 func (r *runner) beforeAfter(ctx context.Context) error {
 	b := r.base
-	aa := r.aaVariant()
 	slots := r.interleavedSlots()
 	b.slots = b.common(slots)
-	cold := b.slots[0]
-	if b.has(aa) {
-		cold = aa
-	}
 	seed := r.orderSeed()
 	limit := MaxPairs
 	if r.opt.PairsFixed {
@@ -94,7 +89,7 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 	stop := ""
 	for j := 0; stop == ""; j++ {
 		t0 := time.Now()
-		pn, po, err := r.block(ctx, j, slots, aa, cold, seed)
+		pn, po, err := r.block(ctx, j, slots, seed)
 		news, olds = append(news, pn), append(olds, po)
 		if err != nil {
 			b.stop, b.blocks = StopFailed, j+1
@@ -150,18 +145,19 @@ func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
 	return ""
 }
 
-// block runs block j: the lock-step pair, then the fresh pairs.
-func (r *runner) block(ctx context.Context, j int, slots []string, aa, cold string, seed uint64) (*proc, *proc, error) {
+// block runs block j: the lock-step pair (no cold pass, as in Part 1),
+// then the fresh pairs.
+func (r *runner) block(ctx context.Context, j int, slots []string, seed uint64) (*proc, *proc, error) {
 	b := r.base
 	round := j * BlockRounds
 	common := []string{"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(BlockRounds),
 		"-step-rounds", "1", "-step-warmup", strconv.Itoa(StepWarmup)}
-	newArgs := append([]string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots), "-cold", aa,
+	newArgs := append([]string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
 		"-order-seed", strconv.FormatUint(harness.SeedAtRound(seed, round, len(slots)), 10)}, common...)
 	if j == 0 { // the clock and its gaps are measured once, in the first block
 		newArgs = append(newArgs, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS))
 	}
-	oldArgs := append([]string{"-slots", strings.Join(b.slots, ","), "-batch", r.batchList(b.slots), "-cold", cold,
+	oldArgs := append([]string{"-slots", strings.Join(b.slots, ","), "-batch", r.batchList(b.slots),
 		"-order-seed", strconv.FormatUint(harness.SeedAtRound(seed+1, round, len(b.slots)), 10)}, common...)
 	pn, po, err := r.stepPair(ctx, j, BlockRounds, newArgs, oldArgs)
 	for range BlockRounds {

@@ -468,11 +468,12 @@ func (r *runner) interleavedSlots() []string {
 // interleaved is Part 1: all variants round robin in a few processes
 // (BlockPlan), after one discarded warmup pass each, with one live variant
 // twice: the A/A control. With a baseline it is the before/after in blocks.
+// Its processes take no cold pass: nothing reads it (the cold series is the
+// fresh processes'), and with cold=after-setup it would cost each of them
+// an eviction of twice the last-level cache.
 func (r *runner) interleaved(ctx context.Context) error {
-	aa := r.aaVariant()
 	slots := r.interleavedSlots()
-	args := []string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
-		"-cold", aa, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
+	args := []string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots), "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
 		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps), "-order-seed", r.res.Protocol.OrderSeed}
 	if r.base != nil {
 		return r.beforeAfter(ctx)
