@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,16 +170,27 @@ func outputTail(s string) string {
 	return "; its last output:\n" + strings.Join(lines, "\n")
 }
 
+// MaxRecordFile bounds a record file: far more than MaxReps passes of the
+// largest records take, so that recover never reads without end.
+const MaxRecordFile = 1 << 30
+
+// readRecordFile reads the records of one process. The file must be a
+// regular file, not a link (a FIFO or /dev/urandom in its place would hang
+// the reader or never end: harness.OpenRegular), of at most MaxRecordFile
+// bytes. A missing file has no records.
 func readRecordFile(path string) ([]harness.Record, error) {
-	f, err := os.Open(path)
+	f, err := harness.OpenRegular(path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
 	defer f.Close()
-	rr := harness.NewRecordReader(f)
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxRecordFile {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), MaxRecordFile)
+	}
+	rr := harness.NewRecordReader(io.LimitReader(f, MaxRecordFile))
 	var recs []harness.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())

@@ -224,7 +224,9 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 // rawDir makes the folder that holds this run's raw records and result, in
 // base (a results folder beside the notebook) or the user cache: a new
 // folder, created exclusively (two runs started in the same millisecond get
-// two), private to the user (0700).
+// two), private to the user (0700). base must be a folder of this user's,
+// not a link (harness.OwnDir), and the new folder is made in it without
+// following one (harness.MkdirIn).
 func rawDir(base, kernel string) (string, error) {
 	if base == "" {
 		cache, err := harness.DefaultCacheDir()
@@ -233,15 +235,14 @@ func rawDir(base, kernel string) (string, error) {
 		}
 		base = filepath.Join(cache, "results")
 	}
-	if err := os.MkdirAll(base, 0o700); err != nil {
+	if err := harness.OwnDir(base); err != nil {
 		return "", fmt.Errorf("results folder: %w", err)
 	}
 	stamp := strings.ReplaceAll(time.Now().Format("20060102-150405.000"), ".", "-")
 	for range 10 {
 		var suffix [4]byte
 		_, _ = rand.Read(suffix[:])
-		dir := filepath.Join(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
-		err := os.Mkdir(dir, 0o700)
+		dir, err := harness.MkdirIn(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
 		if err == nil {
 			return dir, nil
 		}

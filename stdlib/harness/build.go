@@ -266,6 +266,9 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
 	}
+	// Removed on return, or by the guard when this process is killed
+	// first (root.go).
+	defer Track("dir", dir)()
 	defer os.RemoveAll(dir)
 	compileSpec := spec
 	compileSpec.Label = compileLabel
@@ -646,6 +649,7 @@ func store(entry, binary string, k *Kernel, replace bool) error {
 	if err != nil {
 		return fmt.Errorf("build cache: %w", err)
 	}
+	defer Track("dir", tmp)()
 	defer os.RemoveAll(tmp)
 	if err := copyFile(binary, filepath.Join(tmp, "kernel"), 0o700); err != nil {
 		return fmt.Errorf("build cache: %w", err)

@@ -80,7 +80,7 @@ func loadManifest(path string) manifest {
 	if err != nil || !fi.Mode().IsRegular() || untrusted(fi) != "" {
 		return m
 	}
-	b, err := readRegular(path, 64<<20)
+	b, err := ReadRegular(path, 64<<20)
 	if err != nil {
 		return manifest{}
 	}
@@ -138,7 +138,7 @@ func (h hasher) sum(path string) string {
 		return s
 	}
 	s := ""
-	if f, err := openRegular(path); err == nil {
+	if f, err := openDep(path); err == nil {
 		d := sha256.New()
 		if _, err := io.Copy(d, f); err == nil {
 			s = hex.EncodeToString(d.Sum(nil))
@@ -151,7 +151,7 @@ func (h hasher) sum(path string) string {
 
 // openRegular opens path for reading without blocking (a FIFO or a device
 // would hang a plain open or read) and refuses what is not a regular file.
-func openRegular(path string) (*os.File, error) {
+func openDep(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -169,8 +169,8 @@ func openRegular(path string) (*os.File, error) {
 }
 
 // readRegular reads a regular file of at most limit bytes.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := openRegular(path)
+func readDep(path string, limit int64) ([]byte, error) {
+	f, err := openDep(path)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +334,7 @@ func flagFiles(flags []string) []string {
 		}
 		if resp, ok := strings.CutPrefix(cand, "@"); ok && filepath.IsAbs(resp) && isRegular(resp) {
 			out = append(out, resp)
-			if b, err := readRegular(resp, 1<<20); err == nil {
+			if b, err := readDep(resp, 1<<20); err == nil {
 				for _, w := range strings.Fields(string(b)) {
 					add(strings.Trim(w, `"'`), depth+1)
 				}
@@ -376,7 +376,7 @@ func flagFiles(flags []string) []string {
 
 // overlayFiles are the replacement files of a go build -overlay file.
 func overlayFiles(path string) []string {
-	b, err := readRegular(path, 16<<20)
+	b, err := readDep(path, 16<<20)
 	if err != nil {
 		return nil
 	}
@@ -403,7 +403,7 @@ func isRegular(path string) bool {
 // readDepFile reads a dependency file a compiler wrote in dir; errNoDepList
 // when it wrote none.
 func readDepFile(dir, name string) ([]string, error) {
-	b, err := readRegular(filepath.Join(dir, name), 64<<20)
+	b, err := readDep(filepath.Join(dir, name), 64<<20)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", name, errNoDepList)
 	}
