@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"html"
 	"os"
 	"path/filepath"
 	"time"
@@ -33,11 +34,11 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 	if opt.Sweep != nil {
 		return s.benchSweep(ctx, label, m.Name, as, opt, pub)
 	}
-	r, err := s.runBench(ctx, m.Name, opt, pub)
+	r, headline, err := s.runBench(ctx, m.Name, opt, pub)
 	if r == nil {
 		return cellError("BenchError", label, 1, err.Error())
 	}
-	s.show(r, pub)
+	s.show(r, pub, headline)
 	if bindErr := s.bind(ctx, as, m.Name); bindErr != nil {
 		pub.Stream("stderr", fmt.Sprintf("the result could not be bound to %s in glue cells: %v\n", as, bindErr))
 	}
@@ -58,29 +59,26 @@ func (s *Session) args(keys []string) []string {
 	return keys
 }
 
-// runBench runs the protocol with a progress line updated in place, and
-// keeps the result for the session.
-func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, pub display.Publisher) (*bench.Result, error) {
+// runBench runs the protocol with a progress line updated in place, the
+// cell's first output, and keeps the result for the session; it returns
+// the progress line's display id, where show puts the headline.
+func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, pub display.Publisher) (*bench.Result, string, error) {
 	k, err := s.kernel(name)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	base, note, err := s.baseline(name, k, opt.BaselineName)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	opt.Baseline = base
-	if note != "" {
-		pub.Stream("stdout", note+"\n")
-	}
+	opt.Baseline, opt.BaselineNote = base, note
 	if opt.Layouts > 1 {
 		s.mu.Lock()
 		spec := s.specs[name]
 		s.mu.Unlock()
 		if opt.LayoutKernels, err = harness.BuildLayouts(ctx, spec, opt.Layouts); err != nil {
-			return nil, err
+			return nil, "", err
 		}
-		pub.Stream("stdout", fmt.Sprintf("layouts=%d: %s built with %d code alignments; the fresh processes take them in turn\n", opt.Layouts, name, opt.Layouts))
 	}
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = s.opt.ResultsDir
@@ -90,25 +88,29 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	}
 	id := display.NewID()
 	start := time.Now()
-	progress := func(text string, update bool) {
-		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
-			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + text + `</span>`}, ID: id}, update)
+	lead := ""
+	if note != "" {
+		lead = "; " + note
 	}
 	if opt.Predict != "" {
-		pub.Stream("stdout", fmt.Sprintf("prediction, written before the run: %s\n", opt.Predict))
+		lead += "; prediction, written before the run: " + opt.Predict
 	}
-	progress(fmt.Sprintf("%%bench %s: starting", name), false)
+	progress := func(text string, update bool) {
+		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
+			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + html.EscapeString(text) + `</span>`},
+			Metadata: report.Role(report.RoleHeadline), ID: id}, update)
+	}
+	progress(fmt.Sprintf("%%bench %s: starting%s", name, lead), false)
 	opt.Progress = func(p bench.Progress) {
-		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)", name, p, time.Since(start).Seconds()), true)
+		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)%s", name, p, time.Since(start).Seconds(), lead), true)
 	}
 	r, err := bench.Run(ctx, k, opt)
 	if r != nil {
 		s.mu.Lock()
 		s.benched[name] = k
 		s.mu.Unlock()
-		progress(fmt.Sprintf("%%bench %s: done in %.1f s; raw records and result.json in %s", name, time.Since(start).Seconds(), r.RawFile), true)
 	}
-	return r, err
+	return r, id, err
 }
 
 // baseline picks what a %bench of kernel name measures beside it in the
@@ -135,42 +137,41 @@ func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *
 	return prev, fmt.Sprintf("%s changed since it was last measured (%s): the previous build runs again beside the new one, in the same run", name, whatChanged(prev, k)), nil
 }
 
-// show publishes a result: tables with the result+json entry, the plots,
-// the commentary, and the before/after when the kernel was benched before.
-func (s *Session) show(r *bench.Result, pub display.Publisher) {
-	pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
-	for _, f := range plot.All(r) {
-		pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
-	}
-	pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
+// show publishes a result, the answer first: the headline in place of the
+// progress line (the cell's first output), the before/after measured in
+// one run (or, when the kernel was benched before without a baseline, the
+// comparison across runs) with its overlays, then the conditions and
+// tables with the result+json entry, the plots, and the commentary. Every
+// output says what it is in its metadata (report.Role), which verify reads.
+func (s *Session) show(r *bench.Result, pub display.Publisher, headline string) {
+	pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: headline}, true)
 	s.mu.Lock()
 	prev := s.results[r.Kernel.Name]
 	s.results[r.Kernel.Name] = r
 	s.mu.Unlock()
-	if r.Baseline != nil {
-		pub.Display(display.Bundle{Data: report.BaselineBundle(r), ID: display.NewID()}, false)
-		before := r.BaselineResult()
+	overlay := func(before *bench.Result) {
 		for _, v := range r.Variants {
 			if before.Variant(v.Name) == nil || v.Dead {
 				continue
 			}
 			if f, err := plot.Overlay(before, r, v.Name); err == nil {
-				pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
-			}
-		}
-		return
-	}
-	if prev != nil {
-		pub.Display(display.Bundle{Data: report.Compare(prev, r).Bundle(), ID: display.NewID()}, false)
-		for _, v := range r.Variants {
-			if prev.Variant(v.Name) == nil || v.Dead {
-				continue
-			}
-			if f, err := plot.Overlay(prev, r, v.Name); err == nil {
-				pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
+				pub.Display(display.Bundle{Data: f.Bundle(), Metadata: report.WithRole(f.Metadata(), report.RolePlot), ID: display.NewID()}, false)
 			}
 		}
 	}
+	switch {
+	case r.Baseline != nil:
+		pub.Display(display.Bundle{Data: report.BaselineBundle(r), Metadata: report.Role(report.RoleBaseline), ID: display.NewID()}, false)
+		overlay(r.BaselineResult())
+	case prev != nil:
+		pub.Display(display.Bundle{Data: report.Compare(prev, r).Bundle(), Metadata: report.Role(report.RoleCompare), ID: display.NewID()}, false)
+		overlay(prev)
+	}
+	pub.Display(display.Bundle{Data: report.Result(r), Metadata: report.Role(report.RoleResult), ID: display.NewID()}, false)
+	for _, f := range plot.All(r) {
+		pub.Display(display.Bundle{Data: f.Bundle(), Metadata: report.WithRole(f.Metadata(), report.RolePlot), ID: display.NewID()}, false)
+	}
+	pub.Display(display.Bundle{Data: report.CommentaryBundle(r), Metadata: report.Role(report.RoleCommentary), ID: display.NewID()}, false)
 }
 
 // bind makes the result a glue variable: var as = bench.Get("name"), a

@@ -153,8 +153,9 @@ func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name s
 	if pub == nil {
 		return nil, errors.New("bench.Run: no cell is running")
 	}
-	r, err := s.runBench(ctx, name, opt, pub)
+	r, id, err := s.runBench(ctx, name, opt, pub)
 	if r != nil {
+		pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: id}, true)
 		s.mu.Lock()
 		s.results[name] = r
 		s.mu.Unlock()

@@ -23,8 +23,8 @@ import (
 // honest is a result whose every figure is what its samples give.
 func honest(seed uint64) *bench.Result {
 	r := benchtest.Seed000(seed)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	return r
 }
 

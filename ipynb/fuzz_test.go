@@ -19,8 +19,8 @@ import (
 // resultNotebook makes it (which takes a *testing.T, not a testing.TB).
 func fuzzSeedNotebook(f testing.TB) []byte {
 	r := benchtest.Seed000(7)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	code := "%bench seed quick"
 	nb := New(NewMarkdown("# results"), NewCode(code))
 	eng := &fakeEngine{steps: map[string]step{code: func(pub display.Publisher) (map[string]any, error) {

@@ -22,38 +22,90 @@ func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
 		return checkSweepRendered(nb, f, r)
 	}
 	var problems []string
-	out := nb.Cells[f.Cell].Outputs[f.Output]
-	want := report.Result(r)
-	for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
-		if p := sameText(fmt.Sprintf("cell %d output %d %s", f.Cell, f.Output, mime), out.Data[mime], want[mime], mime); p != "" {
-			problems = append(problems, p)
+	cell := nb.Cells[f.Cell]
+	same := func(j int, what string, want map[string]any, mimes ...string) {
+		for _, mime := range mimes {
+			where := fmt.Sprintf("cell %d output %d %s", f.Cell, j, mime)
+			if what != "" {
+				where += " (" + what + ")"
+			}
+			if p := sameText(where, cell.Outputs[j].Data[mime], want[mime], mime); p != "" {
+				problems = append(problems, p)
+			}
 		}
 	}
-	if !isBenchCell(nb.Cells[f.Cell]) {
+	same(f.Output, "", report.Result(r), display.MIMEText, display.MIMEHTML)
+	if !isBenchCell(cell) {
 		return problems
 	}
-	j, ok := commentaryAfter(nb.Cells[f.Cell], f.Output)
+	if roles := outputRoles(cell); len(roles) > 0 {
+		return append(problems, checkRoles(f, cell, roles, r, same)...)
+	}
+	// Notebooks written before outputs carried their role: the commentary
+	// follows the result, the before/after table its commentary.
+	j, ok := commentaryAfter(cell, f.Output)
 	if !ok {
 		return append(problems, fmt.Sprintf("cell %d: no commentary (a text/markdown output) follows the result", f.Cell))
 	}
-	c := report.CommentaryBundle(r)
-	for _, mime := range []string{display.MIMEMarkdown, display.MIMEText} {
-		if p := sameText(fmt.Sprintf("cell %d output %d %s (commentary)", f.Cell, j, mime), nb.Cells[f.Cell].Outputs[j].Data[mime], c[mime], mime); p != "" {
-			problems = append(problems, p)
-		}
-	}
+	same(j, "commentary", report.CommentaryBundle(r), display.MIMEMarkdown, display.MIMEText)
 	if r.Baseline == nil {
 		return problems
 	}
-	k, ok := baselineAfter(nb.Cells[f.Cell], j)
+	k, ok := baselineAfter(cell, j)
 	if !ok {
 		return append(problems, fmt.Sprintf("cell %d: the result has a baseline, but no before/after table follows its commentary", f.Cell))
 	}
-	b := report.BaselineBundle(r)
-	for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
-		if p := sameText(fmt.Sprintf("cell %d output %d %s (before/after)", f.Cell, k, mime), nb.Cells[f.Cell].Outputs[k].Data[mime], b[mime], mime); p != "" {
-			problems = append(problems, p)
+	same(k, "before/after", report.BaselineBundle(r), display.MIMEText, display.MIMEHTML)
+	return problems
+}
+
+// outputRoles maps each role a cell's outputs carry (report.Role) to the
+// outputs that carry it.
+func outputRoles(c *Cell) map[string][]int {
+	roles := map[string][]int{}
+	for i, o := range c.Outputs {
+		if role := report.RoleOf(o.Metadata); role != "" {
+			roles[role] = append(roles[role], i)
 		}
+	}
+	return roles
+}
+
+// checkRoles holds the outputs of a %bench cell to what the result renders,
+// each found by its role: one headline (the cell's first output), one
+// commentary, and one before/after when the result has a baseline; the
+// outputs that hold the result's JSON carry the role "result".
+func checkRoles(f Found, c *Cell, roles map[string][]int, r *bench.Result, same func(int, string, map[string]any, ...string)) []string {
+	var problems []string
+	one := func(role string) (int, bool) {
+		switch n := len(roles[role]); {
+		case n == 1:
+			return roles[role][0], true
+		case n == 0:
+			problems = append(problems, fmt.Sprintf("cell %d: no output has the role %s", f.Cell, role))
+		default:
+			problems = append(problems, fmt.Sprintf("cell %d: %d outputs have the role %s", f.Cell, n, role))
+		}
+		return 0, false
+	}
+	if report.RoleOf(c.Outputs[f.Output].Metadata) != report.RoleResult {
+		problems = append(problems, fmt.Sprintf("cell %d output %d holds the result but has the role %q", f.Cell, f.Output, report.RoleOf(c.Outputs[f.Output].Metadata)))
+	}
+	if j, ok := one(report.RoleHeadline); ok {
+		if j != 0 {
+			problems = append(problems, fmt.Sprintf("cell %d: the headline is output %d, not the first", f.Cell, j))
+		}
+		same(j, "headline", report.HeadlineBundle(r), display.MIMEText, display.MIMEHTML)
+	}
+	if j, ok := one(report.RoleCommentary); ok {
+		same(j, "commentary", report.CommentaryBundle(r), display.MIMEText, display.MIMEHTML, display.MIMEMarkdown)
+	}
+	if r.Baseline != nil {
+		if j, ok := one(report.RoleBaseline); ok {
+			same(j, "before/after", report.BaselineBundle(r), display.MIMEText, display.MIMEHTML)
+		}
+	} else if n := len(roles[report.RoleBaseline]); n > 0 {
+		problems = append(problems, fmt.Sprintf("cell %d: a before/after table, but the result has no baseline", f.Cell))
 	}
 	return problems
 }

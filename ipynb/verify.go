@@ -323,7 +323,7 @@ func summaryField(s stats.Summary, field string) string {
 
 // checkComparisons recomputes the comparisons of every pair of variants.
 func checkComparisons(r *bench.Result) []string {
-	want := bench.Comparisons(r.Variants, r.Protocol)
+	want := bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	used := make([]bool, len(want))
 	var problems []string
 	for _, c := range r.Comparisons {
@@ -469,7 +469,7 @@ func checkAA(r *bench.Result) []string {
 	if len(aa.SamplesNS) == 0 {
 		return []string{name + ": aa.samples_ns is empty, so the control cannot be recomputed"}
 	}
-	w := bench.AAControl(aa.Variant, v.Series.Interleaved.SamplesNS, aa.SamplesNS, r.Protocol)
+	w := bench.AAControl(aa.Variant, v.Series.Interleaved.SamplesNS, aa.SamplesNS, r.Protocol, r.RoundBlock)
 	if p := floatFields(name, []field{{"ratio", aa.Ratio, w.Ratio}, {"ci_low", aa.CILow, w.CILow},
 		{"ci_high", aa.CIHigh, w.CIHigh}, {"p_value", aa.PValue, w.PValue}}); p != "" {
 		return []string{p}

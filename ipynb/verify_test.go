@@ -33,8 +33,8 @@ func countSamples(r *bench.Result) (series, samples int) {
 
 func TestVerifyPassesOnAnHonestResult(t *testing.T) {
 	r := benchtest.Seed000(7)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	nb := roundTrip(t, resultNotebook(t, r))
 	var out bytes.Buffer
 	ok, err := Verify(nb, &out)

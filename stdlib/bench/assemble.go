@@ -46,6 +46,11 @@ func SamplesDigest(ns []float64) string {
 // judged prediction and the findings.
 func (r *runner) assemble() {
 	res, d := r.res, &r.data
+	// The block of each round taken (a run cut short planned more).
+	res.RoundBlock = d.roundBlock
+	if len(d.inter) > 0 && len(d.inter[0]) < len(res.RoundBlock) {
+		res.RoundBlock = res.RoundBlock[:len(d.inter[0])]
+	}
 	if d.clock != nil {
 		res.Conditions.Clock = *d.clock
 	}
@@ -105,7 +110,7 @@ func (r *runner) assemble() {
 			res.AA.Positions = d.pos[d.aaIndex]
 		}
 	}
-	res.Comparisons = Comparisons(res.Variants, res.Protocol)
+	res.Comparisons = Comparisons(res.Variants, res.Protocol, res.RoundBlock)
 	r.assembleBaseline()
 	if p := res.Prediction; p != nil {
 		if c, ok := res.Ratio(p.A, p.B); ok {
@@ -166,7 +171,7 @@ func (r *runner) aa(variant string, copySamples []float64) {
 	if orig == nil || orig.Series.Interleaved == nil || len(copySamples) == 0 {
 		return
 	}
-	r.res.AA = AAControl(variant, orig.Series.Interleaved.SamplesNS, copySamples, r.res.Protocol)
+	r.res.AA = AAControl(variant, orig.Series.Interleaved.SamplesNS, copySamples, r.res.Protocol, r.res.RoundBlock)
 }
 
 // MedianMinFlt is the median of the cold passes' minor page faults.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -27,6 +28,8 @@ type baseRun struct {
 	pairOf        []int
 	freshNewFirst []bool
 	rng           *rand.Rand
+	blocks        int    // blocks measured (blocks.go)
+	stop          string // why they stopped
 }
 
 // newBaseRun prepares the baseline k; the order of the two builds in each
@@ -62,60 +65,9 @@ func (b *baseRun) coin() bool { return b.rng.IntN(2) == 0 }
 
 func (b *baseRun) addChecksum(variant string, rec harness.Record) { addChecksum(b.sums, variant, rec) }
 
-// interleavedPair is Part 1 with a baseline: Pairs pairs of processes, one
-// of the new build and one of the baseline, in step mode, taking their
-// prelude and each round in turn, in a random order per round; within each
-// process the slots run in a random order per round too. The rounds are
-// shared out over the pairs, so that the process, whose placement in memory
-// can make it faster or slower as a whole, is replicated and the verdict
-// can be taken across pairs (stats.CompareClustered). The baseline gets the
-// variants it has, the same batch sizes and the same settings.
-func (r *runner) interleavedPair(ctx context.Context, slots []string, aa string, args []string) error {
-	b := r.base
-	b.slots = b.common(slots)
-	cold := b.slots[0]
-	if b.has(aa) {
-		cold = aa
-	}
-	seed := r.orderSeed()
-	var news, olds []*proc
-	var err error
-	round := 0
-	for j := 0; j < r.opt.Pairs && err == nil; j++ {
-		rounds := r.opt.Reps/r.opt.Pairs + btoi(j < r.opt.Reps%r.opt.Pairs)
-		newArgs := withRounds(args, rounds, harness.SeedAtRound(seed, round, len(slots)))
-		if j > 0 { // the clock and its gaps are measured once, in the first pair
-			newArgs = without(newArgs, "-clock", "-gaps-ms")
-		}
-		oldArgs := []string{"-slots", strings.Join(b.slots, ","), "-batch", r.batchList(b.slots), "-cold", cold,
-			"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(rounds),
-			"-order-seed", strconv.FormatUint(harness.SeedAtRound(seed+1, round, len(b.slots)), 10)}
-		var pn, po *proc
-		pn, po, err = r.stepPair(ctx, j, rounds, newArgs, oldArgs)
-		news, olds = append(news, pn), append(olds, po)
-		for range rounds {
-			b.pairOf = append(b.pairOf, j)
-		}
-		round += rounds
-	}
-	r.collectInterleaved(news, slots)
-	b.inter, _ = collectRounds(olds, len(b.slots))
-	for _, po := range olds {
-		if po == nil {
-			continue
-		}
-		for _, rec := range po.Records {
-			if slot, e := rec.Int("slot"); rec.Kind == "checksum" && e == nil && int(slot) < len(b.slots) {
-				b.addChecksum(b.slots[slot], rec)
-			}
-		}
-	}
-	return err
-}
-
-// stepPair runs pair j: both processes started in step mode, then the
-// prelude and each of the rounds, the two builds in a random order each
-// time (the order of the rounds is recorded).
+// stepPair runs the lock-step pair of block j: both processes started in
+// step mode, then the prelude and each of the steps (a round each), the two
+// builds in a random order each time (the order is recorded).
 func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs []string) (*proc, *proc, error) {
 	b := r.base
 	newP, err := r.startStepped(r.k.Binary, fmt.Sprintf("interleaved-%d", j+1), newArgs...)
@@ -131,7 +83,7 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs [
 		newFirst := b.coin()
 		if step > 0 { // the prelude's order is random but not a round
 			b.newFirst = append(b.newFirst, newFirst)
-			r.progress(Progress{Phase: fmt.Sprintf("part 1: new and previous build in turn, pair %d of %d", j+1, r.opt.Pairs),
+			r.progress(Progress{Phase: fmt.Sprintf("before and after: block %d, new and previous build in turn", j+1),
 				Process: step, Of: rounds})
 		}
 		order := []*stepped{newP, oldP}
@@ -196,7 +148,7 @@ func (r *runner) assembleBaseline() {
 		return
 	}
 	bl := &Baseline{Kernel: kernelOf(b.k), SameRun: true, Other: r.opt.BaselineName, NewFirst: b.newFirst,
-		PairOf: b.pairOf, FreshNewFirst: b.freshNewFirst, Asm: map[string]string{}}
+		FreshNewFirst: b.freshNewFirst, Asm: map[string]string{}, Blocks: b.blocks, Stop: b.stop}
 	var missing, wrong []string
 	for i, name := range r.opt.Variants {
 		hv, ok := b.k.Variant(name)
@@ -205,6 +157,12 @@ func (r *runner) assembleBaseline() {
 			continue
 		}
 		bl.Asm[name] = hv.Asm
+		if l := liveness(hv); l != "" {
+			if bl.Previous == nil {
+				bl.Previous = map[string]string{}
+			}
+			bl.Previous[name] = l
+		}
 		if n, ok := b.counts[name]; ok {
 			if bl.Counts == nil {
 				bl.Counts = map[string]int64{}
@@ -254,16 +212,122 @@ func AsmSame(a, b string) bool {
 }
 
 // JudgeBaseline computes, for every entry of bl, new over previous from the
-// new build's series in r and the previous build's samples in the entry:
-// in the interleaved series, paired by round within each process pair and
-// tested across the pairs (bl.PairOf says which pair each round came from;
-// stats.CompareClustered), in the fresh and cold series unpaired, one
-// process per sample (stats.CompareUnpaired). The p-values of all entries are one family for Holm's
-// adjustment. The verdict is "slower" or "faster" when the adjusted
-// p-value is below alpha (its interval then lies above or below 1), "no
-// difference" when it is not, "undefined" when the figures cannot be
-// computed.
+// new build's series in r and the previous build's samples in the entry,
+// and the headline verdict of every variant (JudgeHeadline). A baseline
+// measured in blocks (bl.Blocks > 0): the interleaved series block by block
+// (BlockValues, r.RoundBlock), the fresh and cold series pair by pair
+// (PairValues, pair i in block i), all entries one family for Holm's method
+// on the sequential sign test (stats.SeqHolm), each verdict as seqVerdict
+// gives it. A baseline of the design before blocks (results of stats
+// method rank/1) is judged as it was (judgeRank1).
 func JudgeBaseline(r *Result, bl *Baseline) {
+	if bl.Blocks == 0 {
+		judgeRank1(r, bl)
+		return
+	}
+	alpha, resolve := r.Protocol.Alpha, r.Protocol.Resolve
+	var values [][]float64
+	var judged []int
+	for i := range bl.Variants {
+		e := &bl.Variants[i]
+		now := r.samplesOf(e.Name, e.Series)
+		e.Ratio = finite(safeRatio(now, e.SamplesNS))
+		var x []float64
+		var err error
+		if e.Series == "interleaved" {
+			x, err = BlockValues(now, e.SamplesNS, r.RoundBlock)
+		} else {
+			x, err = PairValues(now, e.SamplesNS)
+		}
+		e.Stat = Stat{Method: stats.MethodSequential}
+		if err != nil {
+			e.Verdict, e.PValue, e.CILow, e.CIHigh, e.Undefined = VerdictUndefined, nil, 0, 0, undefinedReason(err)
+			continue
+		}
+		values, judged = append(values, x), append(judged, i)
+	}
+	vs, padj, err := stats.SeqHolm(values, alpha)
+	for k, i := range judged {
+		e := &bl.Variants[i]
+		if err != nil {
+			e.Verdict, e.PValue, e.Undefined = VerdictUndefined, nil, err.Error()
+			continue
+		}
+		v := vs[k]
+		p := v.P
+		e.PValue, e.PAdjusted = &p, padj[k]
+		e.CILow, e.CIHigh = finite(math.Exp(v.Low)), finite(math.Exp(v.High))
+		e.Shift, e.NEff = math.Exp(v.Estimate), float64(v.N)
+		e.Verdict = seqVerdict(v, resolve)
+	}
+	in := HeadlineInput{RoundBlock: r.RoundBlock, Alpha: alpha, Resolve: resolve}
+	for _, name := range r.Protocol.Variants {
+		if _, ok := bl.Asm[name]; !ok {
+			continue
+		}
+		e := HeadlineSeries{Name: name, Previous: bl.Previous[name], Now: r.samplesOf(name, "interleaved"),
+			NowFresh: r.samplesOf(name, "fresh")}
+		if v := r.Variant(name); v != nil {
+			e.New = liveOf(v)
+		}
+		for _, be := range bl.Variants {
+			if be.Name != name {
+				continue
+			}
+			e.AsmSame = be.AsmSame
+			switch be.Series {
+			case "interleaved":
+				e.Before = be.SamplesNS
+			case "fresh":
+				e.BeforeFresh = be.SamplesNS
+			}
+		}
+		in.Series = append(in.Series, e)
+	}
+	bl.Verdicts = JudgeHeadline(in)
+}
+
+// liveOf is the liveness of a variant of a result.
+func liveOf(v *Variant) string {
+	switch {
+	case v.Dead:
+		return VerdictDead
+	case v.Hollow:
+		return VerdictHollow
+	}
+	return ""
+}
+
+// samplesOf is the samples of a variant's series, nil when it has none.
+func (r *Result) samplesOf(variant, series string) []float64 {
+	if v := r.Variant(variant); v != nil {
+		if s := v.Get(series); s != nil {
+			return s.SamplesNS
+		}
+	}
+	return nil
+}
+
+// safeRatio is the ratio of the medians, 0 when it cannot be taken.
+func safeRatio(a, b []float64) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	mb := stats.Median(b)
+	if mb == 0 {
+		return 0
+	}
+	return stats.Median(a) / mb
+}
+
+// judgeRank1 judges a baseline of the design before blocks (one set of
+// process pairs sharing the rounds, fresh processes unpaired), as the
+// results of stats method rank/1 were: the interleaved series paired by
+// round within each process pair and tested across the pairs
+// (stats.CompareClustered), the fresh and cold series unpaired
+// (stats.CompareUnpaired); Holm over all entries. Kept so that evidence
+// made then still verifies.
+func judgeRank1(r *Result, bl *Baseline) {
 	ps := make([]float64, len(bl.Variants))
 	for i := range bl.Variants {
 		e := &bl.Variants[i]

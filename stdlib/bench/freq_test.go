@@ -7,9 +7,9 @@ import (
 
 // A run gives every series the clock of the processes its samples came
 // from: one estimate pair per process (the fresh and cold series one
-// process per sample, the in-process and interleaved series one process),
-// one clock per sample, and with elements= the cycles per element; the
-// estimates are clocks a CPU can have and the dependent fadd chain of
+// process per sample, the in-process series one process, the interleaved
+// series one process per block of BlockPlan), one clock per sample, and
+// with elements= the cycles per element; the estimates are clocks a CPU can have and the dependent fadd chain of
 // seed 000's sink costs between 1 and 20 cycles per element.
 func TestRunFreqPerSample(t *testing.T) {
 	for _, lang := range []string{"c", "go"} {
@@ -20,7 +20,8 @@ func TestRunFreqPerSample(t *testing.T) {
 				if s == nil {
 					continue
 				}
-				wantProcs := map[string]int{"interleaved": 1, "in_process": 1, "fresh": len(s.SamplesNS), "cold": len(s.SamplesNS)}[name]
+				_, blocks := BlockPlan(r.Protocol.Reps)
+				wantProcs := map[string]int{"interleaved": blocks, "in_process": 1, "fresh": len(s.SamplesNS), "cold": len(s.SamplesNS)}[name]
 				if len(s.FreqProcesses) != wantProcs {
 					t.Errorf("%s %s %s: %d processes with a clock, want %d", lang, v.Name, name, len(s.FreqProcesses), wantProcs)
 				}

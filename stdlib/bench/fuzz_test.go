@@ -22,10 +22,10 @@ func FuzzParseOptions(f *testing.F) {
 		"reps=10\nruns=100000\nwarmup=0\nload=0\npin=0",
 		"predict=\"sink/discarded>100\"\nvariants=sink,discarded\nfresh=sink",
 		"predict='a/b~1'\nas=r\nexport=out.txt\nbaseline=other",
-		"elements=0x100000\ncold=after-setup\naslr=off\nlayouts=8\npairs=3",
+		"elements=0x100000\ncold=after-setup\naslr=off\nlayouts=8\npairs=12\nbudget=3s\nresolve=1%\nsettle=5ms..50ms",
 		"settle=5s\ntimeout=10s", "timeout=10s\nsettle=3s", "timeout=0s", "settle=-1ns",
 		"predict=foo>2", "quick=yes", "reps=100001", "runs=2000000000", "warmup=1000000",
-		"nope=1", "reps", "reps=", "elements=-1", "layouts=9", "pairs=2", "cold=later",
+		"nope=1", "reps", "reps=", "elements=-1", "layouts=9", "pairs=2", "pairs=9", "budget=0s", "resolve=0", "resolve=100%", "settle=50ms..5ms", "cold=later",
 	} {
 		f.Add(s)
 	}
@@ -48,7 +48,7 @@ func FuzzParseOptions(f *testing.F) {
 		if err := o.Check(); err != nil {
 			t.Fatalf("%q: accepted options fail their own Check: %v", words, err)
 		}
-		if o.Layouts < 0 || o.Layouts > harness.MaxLayouts || o.Pairs < MinPairs || o.Elements < 0 || o.Timeout <= 0 {
+		if o.Layouts < 0 || o.Layouts > harness.MaxLayouts || o.Pairs < MinRuns || o.Pairs > MaxPairs || o.Budget <= 0 || !(o.Resolve > 0 && o.Resolve < 1) || o.Elements < 0 || o.Timeout <= 0 {
 			t.Fatalf("%q: accepted layouts=%d pairs=%d elements=%d timeout=%s", words, o.Layouts, o.Pairs, o.Elements, o.Timeout)
 		}
 	})

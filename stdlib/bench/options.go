@@ -24,9 +24,6 @@ import (
 const (
 	MinReps = 10
 	MinRuns = 10
-	// MinPairs is the fewest process pairs a baseline's rounds are shared
-	// over: the verdict is a test across pairs (stats.MinClusters).
-	MinPairs = 3
 	// MaxReps bounds reps, runs and warmup: every sample is kept in memory
 	// and in the result, and a run of more would last for days.
 	MaxReps = 100000
@@ -38,24 +35,37 @@ const (
 	// MaxBatch bounds batch=K: a sample of K passes must end within the
 	// process's timeout even for a pass of a microsecond.
 	MaxBatch = 1 << 24
+	// DefaultSettleMin is the floor of an adaptive settle when settle=
+	// gives only its bound: a process settles at least this long (or the
+	// bound, if shorter), then until a pass no longer gets faster.
+	DefaultSettleMin = 10 * time.Millisecond
+	// MaxPairs bounds the blocks of a before/after (pairs=, and what a
+	// budget may reach).
+	MaxPairs = 2000
+	// MaxBudget bounds budget=.
+	MaxBudget = 24 * time.Hour
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
 type Options struct {
-	Reps     int
-	Runs     int
-	Settle   time.Duration
-	Warmup   int
-	Variants []string // measured variants; nil means all
-	Fresh    []string // variants with a fresh-process series; nil means all measured
-	Elements int64    // work per pass, 0 when not given
-	Pin      int      // CPU, -1 when not pinned
-	Load     int      // busy threads on other CPUs during the run
-	Quick    bool
-	As       string        // glue variable bound to the result
-	Timeout  time.Duration // per process
-	Predict  string        // e.g. "sink/discarded>100"
-	Export   string        // file for the Go benchmark format
+	Reps   int
+	Runs   int
+	Settle time.Duration
+	// SettleMin is the floor of the adaptive settle (settle=LO..HI); -1
+	// means the default, the smaller of DefaultSettleMin and Settle. Equal
+	// to Settle, the settle is fixed.
+	SettleMin time.Duration
+	Warmup    int
+	Variants  []string // measured variants; nil means all
+	Fresh     []string // variants with a fresh-process series; nil means all measured
+	Elements  int64    // work per pass, 0 when not given
+	Pin       int      // CPU, -1 when not pinned
+	Load      int      // busy threads on other CPUs during the run
+	Quick     bool
+	As        string        // glue variable bound to the result
+	Timeout   time.Duration // per process
+	Predict   string        // e.g. "sink/discarded>100"
+	Export    string        // file for the Go benchmark format
 	// ResultsDir is where raw samples go before anything is shown.
 	ResultsDir string
 	// Baseline, when set, is measured in the same run beside the kernel:
@@ -63,9 +73,22 @@ type Options struct {
 	// BaselineName (baseline=OTHER).
 	Baseline     *harness.Kernel `json:"-"`
 	BaselineName string
-	// Pairs is how many pairs of processes share the interleaved rounds
-	// when a baseline is measured (at least MinPairs).
-	Pairs int
+	// BaselineNote is what the session says of the baseline it chose, or
+	// why it has none (the previous build gone from the cache); the result
+	// keeps it (Result.BaselineNote).
+	BaselineNote string
+	// Pairs, with a baseline, fixes how many blocks (pairs of processes,
+	// one of each build) are measured when PairsFixed is set (pairs=);
+	// otherwise the blocks go on until every verdict is known or Budget is
+	// spent (and at least MinRuns, at most MaxPairs).
+	Pairs      int
+	PairsFixed bool
+	// Budget is the time a before/after may take: no new block starts
+	// when it would end past it (budget=).
+	Budget time.Duration
+	// Resolve is the relative width below which an interval that holds 1
+	// is a "no difference" (resolve=, a fraction: 0.02 is 2%).
+	Resolve float64
 	// ColdAfterSetup times the cold pass after setup with the caches
 	// evicted (cold=after-setup) instead of before setup (cold=start).
 	ColdAfterSetup bool
@@ -92,6 +115,15 @@ type Options struct {
 	Progress func(Progress) `json:"-"`
 }
 
+// settleMin is the floor of the adaptive settle: SettleMin when given,
+// else the smaller of DefaultSettleMin and Settle.
+func (o Options) settleMin() time.Duration {
+	if o.SettleMin >= 0 {
+		return min(o.SettleMin, o.Settle)
+	}
+	return min(DefaultSettleMin, o.Settle)
+}
+
 // Progress is one step of a running protocol.
 type Progress struct {
 	Phase   string
@@ -108,27 +140,29 @@ func (p Progress) String() string {
 
 // DefaultOptions are the protocol's defaults.
 func DefaultOptions() Options {
-	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute,
-		Pairs: 10}
+	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, SettleMin: -1, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute,
+		Pairs: 10, Budget: 15 * time.Second, Resolve: 0.02}
 }
 
 var keyHelp = map[string]string{
 	"reps":     "passes per variant in the round robin and in the in-process series (10 to 100000)",
 	"runs":     "fresh processes per variant (10 to 100000)",
-	"settle":   "time each process repeats the pass before measuring (e.g. 100ms; at most 10s and a quarter of timeout)",
+	"settle":   "how long each process repeats the pass before measuring: at most this (e.g. 100ms), stopping once a pass no longer gets faster after 10ms; LO..HI (e.g. 20ms..100ms) sets the floor, HI..HI makes it fixed (at most 10s and a quarter of timeout)",
 	"warmup":   "discarded passes per variant after settling",
 	"variants": "measured variants, comma separated",
 	"fresh":    "variants with a fresh-process series, comma separated",
 	"elements": "work per pass, for ns per element and the plausibility check",
 	"pin":      "CPU number every process is pinned to",
 	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's)",
-	"quick":    "reps=runs=10, settle=20ms (quick, quick=true or quick=1; quick=false or quick=0 is off)",
+	"quick":    "reps=runs=10, settle=20ms, budget=5s, resolve=5% (quick, quick=true or quick=1; quick=false or quick=0 is off)",
 	"as":       "glue variable bound to the result",
 	"timeout":  "time limit per process (e.g. 2m)",
 	"predict":  `a prediction written before the run, e.g. "sink/discarded>100"`,
 	"export":   "write the samples in the Go benchmark format to this file",
 	"baseline": "another kernel of the session, measured in the same run as the baseline (ratios are this/other)",
-	"pairs":    "pairs of processes (new build, baseline) that share the interleaved rounds of a before/after (>= 3)",
+	"pairs":    "with a baseline: measure exactly this many blocks (a pair of processes of the two builds taking rounds in turn, and a fresh pair per variant) instead of stopping when the verdicts are known (>= 10)",
+	"budget":   "with a baseline: the time the before/after may take (default 15s; quick 5s): blocks stop when every verdict is known or the budget is spent, after at least 10",
+	"resolve":  "with a baseline: an interval that holds 1 and is narrower than this is 'no difference' (default 2%; quick 5%); e.g. resolve=1%",
 	"cold":     "when the cold pass is timed: start (before setup, untouched memory) or after-setup (first use of set-up data, caches evicted)",
 	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",
 	"layouts":  "spread the fresh processes over K builds with different code alignment (C only, 1 to 8)",
@@ -165,6 +199,7 @@ func ParseOptions(args []string) (Options, error) {
 		}
 		if on {
 			o.Quick, o.Reps, o.Runs, o.Settle = true, MinReps, MinRuns, 20*time.Millisecond
+			o.Budget, o.Resolve = 5*time.Second, 0.05
 		}
 	}
 	for _, a := range args {
@@ -229,6 +264,15 @@ func (o *Options) Check() error {
 	if o.Settle < 0 || o.Settle > MaxSettle {
 		return fmt.Errorf("settle=%s: want a duration between 0 and %s", o.Settle, MaxSettle)
 	}
+	if o.SettleMin > o.Settle {
+		return fmt.Errorf("settle=%s..%s: the floor is longer than the bound", o.SettleMin, o.Settle)
+	}
+	if o.Budget <= 0 || o.Budget > MaxBudget {
+		return fmt.Errorf("budget=%s: want a duration above 0 and at most %s", o.Budget, MaxBudget)
+	}
+	if !(o.Resolve > 0 && o.Resolve < 1) {
+		return fmt.Errorf("resolve=%v: want a share between 0 and 100%%, e.g. 2%%", o.Resolve)
+	}
 	if o.Timeout > 0 && o.Settle > o.Timeout/SettleShare {
 		return fmt.Errorf("settle=%s is too long for timeout=%s: every process settles before it measures, so settle must be at most 1/%d of the timeout (%s)",
 			o.Settle, o.Timeout, SettleShare, o.Timeout/SettleShare)
@@ -267,19 +311,45 @@ func (o *Options) set(key, val string) error {
 		} else {
 			o.Runs = n
 		}
-	case "settle", "timeout":
-		d, e := time.ParseDuration(val)
-		if e != nil || d < 0 || key == "timeout" && d == 0 {
-			return fmt.Errorf("%s=%s: want a duration such as 100ms or 2m", key, val)
+	case "settle":
+		lo, hi, isRange := strings.Cut(val, "..")
+		if !isRange {
+			hi = lo
 		}
-		if key == "settle" && d > MaxSettle {
+		dl, e1 := time.ParseDuration(lo)
+		dh, e2 := time.ParseDuration(hi)
+		if e1 != nil || e2 != nil || dl < 0 || dh < 0 {
+			return fmt.Errorf("settle=%s: want a duration such as 100ms, or LO..HI such as 20ms..100ms", val)
+		}
+		if dh > MaxSettle {
 			return fmt.Errorf("settle=%s is too long: the maximum is %s (every process settles this long)", val, MaxSettle)
 		}
-		if key == "settle" {
-			o.Settle = d
+		if dl > dh {
+			return fmt.Errorf("settle=%s: the floor %s is longer than the bound %s", val, dl, dh)
+		}
+		o.Settle, o.SettleMin = dh, -1
+		if isRange {
+			o.SettleMin = dl
+		}
+	case "timeout", "budget":
+		d, e := time.ParseDuration(val)
+		if e != nil || d <= 0 {
+			return fmt.Errorf("%s=%s: want a duration such as 15s or 2m", key, val)
+		}
+		if key == "budget" {
+			if d > MaxBudget {
+				return fmt.Errorf("budget=%s is too long: the maximum is %s", val, MaxBudget)
+			}
+			o.Budget = d
 		} else {
 			o.Timeout = d
 		}
+	case "resolve":
+		f, e := strconv.ParseFloat(strings.TrimSuffix(val, "%"), 64)
+		if e != nil || !(f > 0 && f < 100) {
+			return fmt.Errorf("resolve=%s: want a percentage such as 2%% (above 0, below 100%%)", val)
+		}
+		o.Resolve = f / 100
 	case "cold":
 		switch val {
 		case "start":
@@ -316,10 +386,10 @@ func (o *Options) set(key, val string) error {
 		o.Layouts = n
 	case "pairs":
 		n, e := strconv.Atoi(val)
-		if e != nil || n < MinPairs {
-			return fmt.Errorf("pairs=%s: want a whole number >= %d (the before/after verdict is a test across pairs)", val, MinPairs)
+		if e != nil || n < MinRuns || n > MaxPairs {
+			return fmt.Errorf("pairs=%s: want a whole number from %d to %d (the before/after verdict is a test across the pairs)", val, MinRuns, MaxPairs)
 		}
-		o.Pairs = n
+		o.Pairs, o.PairsFixed = n, true
 	case "warmup", "pin", "load":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < 0 {

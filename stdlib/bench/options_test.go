@@ -106,11 +106,11 @@ func TestLegacyBootstrapBounds(t *testing.T) {
 		if err := CheckLegacyBootstrap(p); err == nil {
 			t.Errorf("%d resamples accepted", n)
 		}
-		cs := Comparisons(vs, p)
+		cs := Comparisons(vs, p, nil)
 		if len(cs) != 1 || !strings.Contains(cs[0].Undefined, "bootstrap_resamples") {
 			t.Errorf("%d resamples: %+v", n, cs)
 		}
-		if aa := AAControl("a", x, x, p); !strings.Contains(aa.Undefined, "bootstrap_resamples") {
+		if aa := AAControl("a", x, x, p, nil); !strings.Contains(aa.Undefined, "bootstrap_resamples") {
 			t.Errorf("%d resamples: A/A %+v", n, aa)
 		}
 	}

@@ -78,6 +78,15 @@ func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	if r.opt.ColdAfterSetup && slices.Contains(args, "-cold") && !slices.Contains(args, "-cold-after-setup") {
 		full = append(full, "-cold-after-setup")
 	}
+	// The settle is adaptive (records.md): a process settles at least the
+	// floor, at most its -settle-ms, and stops once a pass no longer gets
+	// faster.
+	if i := slices.Index(args, "-settle-ms"); i >= 0 && i+1 < len(args) && !slices.Contains(args, "-settle-min-ms") {
+		if bound, err := strconv.ParseFloat(args[i+1], 64); err == nil {
+			floor := float64(r.opt.settleMin().Microseconds()) / 1000
+			full = append(full, "-settle-min-ms", strconv.FormatFloat(min(floor, bound), 'f', -1, 64))
+		}
+	}
 	if len(r.wrapper) == 0 { // every process estimates its clock (freq.go), except under valgrind
 		full = append(full, "-freq")
 	}

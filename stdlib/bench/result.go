@@ -26,6 +26,9 @@ type Result struct {
 	Baseline *Baseline `json:"baseline,omitempty"`
 	// BaselineDropped says why a baseline asked for was left out of the run.
 	BaselineDropped string `json:"baseline_dropped,omitempty"`
+	// BaselineNote is what the session said of the baseline it chose (what
+	// changed since the kernel was last measured) or why there is none.
+	BaselineNote string `json:"baseline_note,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`
@@ -36,6 +39,12 @@ type Result struct {
 	RawFile string `json:"raw_file,omitempty"`
 	// Sweep, in a result of sweep=, is its point (sweep.go).
 	Sweep *SweepPoint `json:"sweep,omitempty"`
+	// RoundBlock is, per interleaved round, the block that took it: the
+	// process (the pair of processes with a baseline) whose rounds it was
+	// one of. Comparisons of the interleaved series are made across
+	// blocks (blocks.go); empty in results of the design before blocks,
+	// whose Part 1 was one process.
+	RoundBlock []int `json:"round_block,omitempty"`
 	// TextVersion is the wording its findings, tables and commentary were
 	// written in (the TextVersion of the benchbook that ran it); 0 before
 	// results said.
@@ -99,6 +108,18 @@ type Protocol struct {
 	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
 	LoadCPUs []int  `json:"load_cpus,omitempty"`
 	LoadNote string `json:"load_note,omitempty"`
+	// SettleMinMS is the floor of the adaptive settle (settle_ms its
+	// bound); equal to settle_ms, the settle was fixed. Absent in results
+	// made before the settle was adaptive.
+	SettleMinMS *float64 `json:"settle_min_ms,omitempty"`
+	// With a baseline (blocks.go): the time the before/after could take,
+	// the width below which an interval holding 1 is "no difference", the
+	// interleaved rounds each block's pair took, and the discarded rounds
+	// at the start of each of their steps.
+	BudgetMS    float64 `json:"budget_ms,omitempty"`
+	Resolve     float64 `json:"resolve,omitempty"`
+	BlockRounds int     `json:"block_rounds,omitempty"`
+	StepWarmup  int     `json:"step_warmup,omitempty"`
 }
 
 // Clock is what the harness measured of its own clock.
@@ -294,6 +315,54 @@ type Baseline struct {
 	Counts map[string]int64 `json:"counts,omitempty"`
 	// Note says what could not be measured (a variant only one side has).
 	Note string `json:"note,omitempty"`
+	// Blocks is how many blocks were measured (blocks.go), and Stop why
+	// they stopped there (StopDecided, ...); empty in results of the
+	// design before blocks.
+	Blocks int    `json:"blocks,omitempty"`
+	Stop   string `json:"stop,omitempty"`
+	// Verdicts are the headline: one verdict per variant on its warm pass,
+	// from every block (JudgeBaseline).
+	Verdicts []VariantVerdict `json:"verdicts,omitempty"`
+	// Previous is, per variant whose timed code is not live in the
+	// previous build, "dead" or "hollow".
+	Previous map[string]string `json:"previous_state,omitempty"`
+}
+
+// Why the blocks of a before/after stopped.
+const (
+	StopDecided     = "decided" // every verdict was known
+	StopBudget      = "budget"  // the next block would have ended past the budget
+	StopPairs       = "pairs"   // pairs= blocks, as asked (or MaxPairs)
+	StopInterrupted = "interrupted"
+	StopFailed      = "failed" // a process failed
+)
+
+// VariantVerdict is the headline of one variant in a before/after: the
+// warm pass of the new build against the previous build's, judged over the
+// blocks (JudgeBaseline). Ratio, CILow and CIHigh are exp of the median
+// block value and of its interval; for a variant that is dead or hollow in
+// either build they are 0 and Verdict says which.
+type VariantVerdict struct {
+	Name    string  `json:"name"`
+	Verdict string  `json:"verdict"`
+	AsmSame bool    `json:"asm_same"`
+	Ratio   float64 `json:"ratio"`
+	CILow   float64 `json:"ci_low"`
+	CIHigh  float64 `json:"ci_high"`
+	// New and Previous say what each build's timed code is when it is not
+	// live: "dead" or "hollow" (empty: live).
+	New      string `json:"new,omitempty"`
+	Previous string `json:"previous,omitempty"`
+	// Blocks with a verdict's figures: the look that decided (or the
+	// last), of which Positive had the new build slower.
+	Blocks   int `json:"blocks"`
+	Positive int `json:"positive"`
+	// PValue is the sequential p-value, PAdjusted Holm's over the live
+	// variants; Level the level the verdict is at (alpha over the live
+	// variants left at its step).
+	PValue    float64 `json:"p_value"`
+	PAdjusted float64 `json:"p_adjusted"`
+	Level     float64 `json:"level"`
 }
 
 // Verdicts of a baseline comparison.
@@ -302,6 +371,10 @@ const (
 	VerdictSlower       = "slower"
 	VerdictNoDifference = "no difference"
 	VerdictUndefined    = "undefined"
+	// The headline of a variant whose timed code is not live in one of
+	// the builds: no ratio of its times means what it seems to.
+	VerdictDead   = "dead"
+	VerdictHollow = "hollow"
 )
 
 // BaselineVariant is one variant in one series: the previous build's

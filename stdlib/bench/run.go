@@ -40,17 +40,22 @@ type runner struct {
 	layouts  []*harness.Kernel
 	pads     *mrand.Rand
 	stopLoad func()
-	// Phase timing and progress.
+	// Phase timing and progress; started is when Run began (the budget
+	// of a before/after counts from it).
 	phaseStart time.Time
+	started    time.Time
 }
 
 // collected is what the processes measured, before it is summarised.
 type collected struct {
-	slots  []string               // interleaved slots; the last is the A/A copy
-	inter  [][]float64            // per slot, ns per pass, in round order
-	pos    [][]int                // per slot, its position in each round
-	counts map[string]cacheCounts // callgrind's counts (counts.go)
-	batch  map[string]int64
+	slots []string    // interleaved slots; the last is the A/A copy
+	inter [][]float64 // per slot, ns per pass, in round order
+	pos   [][]int     // per slot, its position in each round
+	// roundBlock is, per interleaved round, the block (process, or pair
+	// of processes) that took it (blocks.go).
+	roundBlock []int
+	counts     map[string]cacheCounts // callgrind's counts (counts.go)
+	batch      map[string]int64
 	// autoBatch is the batch size the calibration chose, before batch=K.
 	autoBatch map[string]int64
 	inproc    map[string]*inProc
@@ -99,6 +104,7 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.started = time.Now()
 	r.progress(Progress{Phase: "raw records and result in " + r.dir})
 	steps := []step{
 		{"conditions before", r.before},
@@ -106,6 +112,17 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		{"part 1: variants interleaved round robin", r.interleaved},
 		{"part 2: in-process series", r.inProcess},
 		{"part 2: fresh processes", r.freshProcesses},
+	}
+	if opt.Baseline != nil {
+		// Before and after: the in-process series first, then blocks of
+		// both builds (interleaved pairs and fresh pairs) until the
+		// verdicts are known or the budget is spent (blocks.go).
+		steps = []step{
+			{"conditions before", r.before},
+			{"first execution, discarded (calibrates batches)", r.firstExecution},
+			{"part 2: in-process series", r.inProcess},
+			{"before and after, in blocks", r.interleaved},
+		}
 	}
 	if opt.Counts {
 		steps = append(steps, step{"instruction counts under valgrind", r.counts})
@@ -152,15 +169,12 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 			return nil, err
 		}
 	}
-	if opt.Baseline != nil && (opt.Pairs < MinPairs || opt.Pairs > opt.Reps) {
-		return nil, fmt.Errorf("pairs=%d: the %d rounds are shared over the pairs, so it must be between %d and reps", opt.Pairs, opt.Reps, MinPairs)
-	}
 	dir, err := rawDir(opt.ResultsDir, k.Name)
 	if err != nil {
 		return nil, err
 	}
 	r := &runner{k: k, opt: opt, dir: dir, res: newResult(k, opt)}
-	r.res.RawFile = dir
+	r.res.RawFile, r.res.BaselineNote = dir, opt.BaselineNote
 	r.data = newCollected()
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
@@ -176,7 +190,6 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	}
 	if opt.Baseline != nil {
 		r.base = newBaseRun(opt.Baseline, r.orderSeed())
-		r.res.Protocol.Pairs = opt.Pairs
 	}
 	return r, nil
 }
@@ -202,6 +215,8 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 		pin := opt.Pin
 		p.Pin = &pin
 	}
+	floor := float64(opt.settleMin().Microseconds()) / 1000
+	p.SettleMinMS, p.Resolve = &floor, opt.Resolve
 	p.ColdAfter, p.ASLR = "start", "on"
 	if opt.ColdAfterSetup {
 		p.ColdAfter = "setup"
@@ -425,8 +440,9 @@ func (r *runner) interleavedSlots() []string {
 	return append(append([]string{}, r.opt.Variants...), r.aaVariant())
 }
 
-// interleaved is Part 1: all variants round robin in one process, after one
-// discarded warmup pass each, with one live variant twice: the A/A control.
+// interleaved is Part 1: all variants round robin in a few processes
+// (BlockPlan), after one discarded warmup pass each, with one live variant
+// twice: the A/A control. With a baseline it is the before/after in blocks.
 func (r *runner) interleaved(ctx context.Context) error {
 	aa := r.aaVariant()
 	slots := r.interleavedSlots()
@@ -434,11 +450,9 @@ func (r *runner) interleaved(ctx context.Context) error {
 		"-cold", aa, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
 		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps), "-order-seed", r.res.Protocol.OrderSeed}
 	if r.base != nil {
-		return r.interleavedPair(ctx, slots, aa, args)
+		return r.beforeAfter(ctx)
 	}
-	p, err := r.exec(ctx, "interleaved", args...)
-	r.collectInterleaved([]*proc{p}, slots)
-	return err
+	return r.interleavedBlocks(ctx, slots, args)
 }
 
 // collectInterleaved reads the interleaved processes (one, or one per
@@ -586,42 +600,17 @@ func (r *runner) collectInProcess(v string, p *proc) {
 // freshProcesses is Part 2's second half and Part 3: runs processes per
 // variant, each making its cold pass first and then one measured pass. The
 // variants take turns, so that drift over the run lands on each alike.
+// (With a baseline the fresh processes are in the blocks.)
 func (r *runner) freshProcesses(ctx context.Context) error {
-	total := r.opt.Runs * (len(r.opt.Fresh) + len(r.base.common(r.opt.Fresh)))
+	total := r.opt.Runs * len(r.opt.Fresh)
 	n := 0
 	for run := 0; run < r.opt.Runs; run++ {
 		for _, v := range r.opt.Fresh {
-			args := append([]string{"-slots", v, "-batch", r.batchList([]string{v}),
-				"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"},
-				r.placement()...)
+			n++
+			r.progress(Progress{Phase: "part 2: fresh processes", Process: n, Of: total})
 			layout := run % len(r.layouts)
-			one := func(bin, label string, into map[string]*freshRuns, sum func(string, harness.Record), layout int) error {
-				n++
-				r.progress(Progress{Phase: "part 2: fresh processes", Process: n, Of: total})
-				p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), args...)
-				if p != nil {
-					p.Layout = layout
-				}
-				collectFresh(into, v, p, sum)
+			if err := r.freshOne(ctx, r.layouts[layout].Binary, fmt.Sprintf("fresh-l%d", layout), v, run, layout, r.data.fresh, r.addChecksum); err != nil {
 				return err
-			}
-			sides := []func() error{func() error {
-				return one(r.layouts[layout].Binary, fmt.Sprintf("fresh-l%d", layout), r.data.fresh, r.addChecksum, layout)
-			}}
-			if r.base.has(v) {
-				old := func() error { return one(r.base.k.Binary, "baseline-fresh", r.base.fresh, r.base.addChecksum, 0) }
-				newFirst := r.base.coin()
-				r.base.freshNewFirst = append(r.base.freshNewFirst, newFirst)
-				if newFirst {
-					sides = append(sides, old)
-				} else {
-					sides = append([]func() error{old}, sides...)
-				}
-			}
-			for _, side := range sides {
-				if err := side(); err != nil {
-					return err
-				}
 			}
 		}
 	}

@@ -8,15 +8,24 @@ import (
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
-// Method is the StatsMethod of the results this version makes: rounds of
-// the interleaved series (and the lock-step rounds of a baseline) are
-// compared with stats.ComparePaired, fresh processes with
-// stats.CompareUnpaired; the p-values of one family of verdicts are
-// adjusted with stats.Holm (the variant pairs of a result are one family,
-// the baseline's variants and series another); a verdict is significant
-// when its adjusted p-value is below alpha. The A/A control is one test of
-// its own and is not adjusted.
-const Method = "rank/1"
+// Method is the StatsMethod of the results this version makes: the
+// interleaved rounds are taken in blocks (blocks.go), and every comparison
+// of them (variant pairs, the A/A control, a baseline's rounds) is the
+// sequential sign test of the blocks' median log-ratios
+// (stats.SeqSignTest); a baseline's fresh and cold series likewise, pair
+// by pair. The variant pairs of a result are one family, the baseline's
+// variants and series another, its headline a third (Holm's method,
+// stats.SeqHolm); the A/A control is one test of its own.
+//
+// MethodRank1 is the method of results made before blocks: Part 1 in one
+// process, its rounds compared with stats.ComparePaired (fresh processes
+// with stats.CompareUnpaired), a baseline's rounds with
+// stats.CompareClustered over the process pairs; Holm over each family.
+// verify recomputes those results with it.
+const (
+	Method      = "blocks/1"
+	MethodRank1 = "rank/1"
+)
 
 // judge compares a with b, paired by round or as independent processes,
 // and fills in the figures every verdict carries. A comparison that cannot
@@ -95,7 +104,14 @@ func adjust(ps []float64, set func(i int, padj float64)) {
 // Comparisons compares every pair of variants in the interleaved series,
 // paired by round, the slower one over the faster one, with Holm's
 // adjustment over the pairs.
-func Comparisons(vs []Variant, p Protocol) []Comparison {
+//
+// In a result whose rounds were taken in blocks (roundBlock, stats method
+// Method), each pair is judged block by block (BlockValues) with the
+// sequential sign test, all pairs together by stats.SeqHolm.
+func Comparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
+	if p.StatsMethod == Method {
+		return blockComparisons(vs, p, roundBlock)
+	}
 	out := []Comparison{} // an empty list, never null: the schema wants an array
 	for i := 0; i < len(vs); i++ {
 		for j := i + 1; j < len(vs); j++ {
@@ -130,8 +146,24 @@ func Comparisons(vs []Variant, p Protocol) []Comparison {
 	return out
 }
 
-// AAControl compares a variant with its second copy in the same rounds.
-func AAControl(variant string, orig, copySamples []float64, p Protocol) AA {
+// AAControl compares a variant with its second copy in the same rounds:
+// block by block with the sequential sign test at alpha in results of
+// Method, by stats.ComparePaired over the rounds before.
+func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlock []int) AA {
+	if p.StatsMethod == Method {
+		aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: finite(safeRatio(orig, copySamples)),
+			Stat: Stat{Method: stats.MethodSequential}}
+		x, err := BlockValues(orig, copySamples, roundBlock)
+		if err == nil {
+			var v stats.SeqVerdict
+			if v, err = stats.SeqSignTest(x, p.Alpha); err == nil {
+				fillSeq(&aa.CILow, &aa.CIHigh, &aa.PValue, &aa.Stat, v)
+				return aa
+			}
+		}
+		aa.PValue, aa.Undefined = 1, undefinedReason(err)
+		return aa
+	}
 	if p.StatsMethod == "" {
 		return legacyAA(variant, orig, copySamples, p)
 	}
@@ -146,4 +178,56 @@ func finite(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// blockComparisons is Comparisons for results of Method.
+func blockComparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
+	out := []Comparison{}
+	var values [][]float64
+	var judged []int
+	for i := 0; i < len(vs); i++ {
+		for j := i + 1; j < len(vs); j++ {
+			a, b := vs[i], vs[j]
+			if a.Series.Interleaved == nil || b.Series.Interleaved == nil {
+				continue
+			}
+			if a.Series.Interleaved.Summary.Median < b.Series.Interleaved.Summary.Median {
+				a, b = b, a
+			}
+			x, y := a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS
+			c := Comparison{A: a.Name, B: b.Name, Series: "interleaved", Ratio: finite(safeRatio(x, y)), PValue: 1, Paired: true,
+				Stat: Stat{Method: stats.MethodSequential}}
+			if bv, err := BlockValues(x, y, roundBlock); err != nil {
+				c.Undefined = undefinedReason(err)
+			} else {
+				values, judged = append(values, bv), append(judged, len(out))
+			}
+			out = append(out, c)
+		}
+	}
+	vsq, padj, err := stats.SeqHolm(values, p.Alpha)
+	for k, i := range judged {
+		c := &out[i]
+		if err != nil {
+			c.Undefined = err.Error()
+			continue
+		}
+		fillSeq(&c.CILow, &c.CIHigh, &c.PValue, &c.Stat, vsq[k])
+		c.PAdjusted = padj[k]
+		c.Significant = vsq[k].Rejected
+	}
+	return out
+}
+
+// fillSeq puts a sequential verdict's figures into a comparison's fields:
+// the interval (exp), the sequential p-value, the typical ratio (exp of the
+// median block value) and the blocks it rests on; "undefined" when too few
+// blocks were taken for any verdict.
+func fillSeq(low, high, p *float64, st *Stat, v stats.SeqVerdict) {
+	*low, *high = finite(math.Exp(v.Low)), finite(math.Exp(v.High))
+	*p = v.P
+	st.Shift, st.NEff = math.Exp(v.Estimate), float64(v.N)
+	if v.Critical < 0 && !v.Rejected {
+		st.Undefined = fmt.Sprintf("too few samples: %d blocks, and a verdict at this level takes at least %d", v.N, stats.SeqMinBlocks(v.Alpha, 1000))
+	}
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"html"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,6 +46,21 @@ var paragraphs = []paragraph{
 // so that two results give two different texts and no number is written
 // twice by two rules.
 func Commentary(r *bench.Result) string {
+	var paras []string
+	for _, p := range commentaryParagraphs(r) {
+		paras = append(paras, strings.Join(append([]string{"**" + p.heading + "**"}, p.sentences...), " "))
+	}
+	return strings.Join(paras, "\n\n")
+}
+
+// shownParagraph is one paragraph of a result's commentary: its heading,
+// its lead-in (if any) and its sentences, in order.
+type shownParagraph struct {
+	heading   string
+	sentences []string // the lead-in first, when the paragraph has one
+}
+
+func commentaryParagraphs(r *bench.Result) []shownParagraph {
 	byTopic := map[string][]string{}
 	names := map[string]bool{}
 	for _, v := range r.Variants {
@@ -52,19 +69,69 @@ func Commentary(r *bench.Result) string {
 	for _, s := range bench.Sentences(r) {
 		byTopic[s.Topic] = append(byTopic[s.Topic], sentence(s.Text, names))
 	}
-	var paras []string
+	var out []shownParagraph
 	for _, p := range paragraphs {
 		ss := byTopic[p.topic]
 		if len(ss) == 0 {
 			continue
 		}
-		parts := []string{"**" + p.heading + "**"}
+		sp := shownParagraph{heading: p.heading}
 		if p.lead != "" {
-			parts = append(parts, p.lead)
+			sp.sentences = append(sp.sentences, p.lead)
 		}
-		paras = append(paras, strings.Join(append(parts, ss...), " "))
+		sp.sentences = append(sp.sentences, ss...)
+		out = append(out, sp)
 	}
-	return strings.Join(paras, "\n\n")
+	return out
+}
+
+// SummaryWords bounds the commentary's visible summary.
+const SummaryWords = 120
+
+// CommentarySummary is what the commentary covers in at most SummaryWords
+// words: per paragraph its heading and its first sentence's first clause
+// (up to the first semicolon), in order, until the words run out; the
+// paragraphs left out are named by their headings when they fit, else
+// counted.
+func CommentarySummary(r *bench.Result) string {
+	paras := commentaryParagraphs(r)
+	var parts []string
+	words := 0
+	for i, p := range paras {
+		first := p.sentences[0]
+		if len(p.sentences) > 1 && isLead(p) {
+			first = p.sentences[1]
+		}
+		clause, _, cut := strings.Cut(first, "; ")
+		if cut {
+			clause += " (...)."
+		}
+		part := p.heading + " " + clause
+		if n := len(strings.Fields(part)); words+n <= SummaryWords {
+			parts, words = append(parts, part), words+n
+			continue
+		}
+		var rest []string
+		for _, q := range paras[i:] {
+			rest = append(rest, strings.TrimSuffix(q.heading, "."))
+		}
+		more := "Also: " + strings.Join(rest, ", ") + "."
+		if words+len(strings.Fields(more)) > SummaryWords {
+			more = fmt.Sprintf("And %d more paragraphs.", len(paras)-i)
+		}
+		return strings.Join(append(parts, more), " ")
+	}
+	return strings.Join(parts, " ")
+}
+
+// isLead says whether a paragraph's first sentence is its lead-in.
+func isLead(p shownParagraph) bool {
+	for _, q := range paragraphs {
+		if q.heading == p.heading {
+			return q.lead != "" && q.lead == p.sentences[0]
+		}
+	}
+	return false
 }
 
 // sentence makes a sentence of a text: a capital first letter, unless the
@@ -83,10 +150,21 @@ func sentence(text string, names map[string]bool) string {
 	return text
 }
 
-// CommentaryBundle is the commentary as a display bundle.
+// CommentaryBundle is the commentary as a display bundle: in HTML its
+// summary (CommentarySummary) visible and the paragraphs in a <details>
+// below it (kept by the classic Notebook and nbconvert's HTML); in text
+// and Markdown the summary, then the paragraphs.
 func CommentaryBundle(r *bench.Result) map[string]any {
-	md := Commentary(r)
-	return map[string]any{display.MIMEMarkdown: md, display.MIMEText: md}
+	sum, md := CommentarySummary(r), Commentary(r)
+	var h strings.Builder
+	h.WriteString(`<div class="benchbook-commentary" style="font-family:sans-serif;font-size:13px">`)
+	fmt.Fprintf(&h, "<details><summary><b>Commentary.</b> %s</summary>", html.EscapeString(sum))
+	for _, p := range commentaryParagraphs(r) {
+		fmt.Fprintf(&h, "<p><b>%s</b> %s</p>", html.EscapeString(p.heading), html.EscapeString(strings.Join(p.sentences, " ")))
+	}
+	h.WriteString("</details></div>")
+	text := "Commentary. " + sum + "\n\n" + md
+	return map[string]any{display.MIMEHTML: h.String(), display.MIMEMarkdown: text, display.MIMEText: text}
 }
 
 // ns writes a duration as every sentence does (compare.go uses it).

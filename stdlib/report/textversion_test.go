@@ -19,6 +19,7 @@ import (
 var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
+	3: "6c267efc9855a4135ba6d91333d6901336a81021fdca6a68c01d642992336590",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -32,6 +33,10 @@ func TestTextVersion(t *testing.T) {
 		}
 		b := Result(r)
 		fmt.Fprintln(h, b[display.MIMEText], b[display.MIMEHTML], Commentary(r))
+		if bench.TextVersion >= 3 { // the headline and the collapsed commentary came with version 3
+			hb, cb := HeadlineBundle(r), CommentaryBundle(r)
+			fmt.Fprintln(h, hb[display.MIMEText], hb[display.MIMEHTML], cb[display.MIMEHTML], cb[display.MIMEText])
+		}
 		for _, f := range bench.Findings(r) {
 			fmt.Fprintln(h, f.Kind, f.Text)
 		}

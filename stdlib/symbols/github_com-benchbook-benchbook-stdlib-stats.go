@@ -31,6 +31,7 @@ func init() {
 		"Median":            reflect.ValueOf(stats.Median),
 		"MethodClustered":   reflect.ValueOf(constant.MakeFromLiteral("\"process-pairs/t\"", token.STRING, 0)),
 		"MethodPaired":      reflect.ValueOf(constant.MakeFromLiteral("\"wilcoxon-signed-rank/hl\"", token.STRING, 0)),
+		"MethodSequential":  reflect.ValueOf(constant.MakeFromLiteral("\"sequential-sign/blocks\"", token.STRING, 0)),
 		"MethodUnpaired":    reflect.ValueOf(constant.MakeFromLiteral("\"mann-whitney-u/moses-hl\"", token.STRING, 0)),
 		"MinClusters":       reflect.ValueOf(constant.MakeFromLiteral("3", token.INT, 0)),
 		"OneWay":            reflect.ValueOf(stats.OneWay),
@@ -38,6 +39,11 @@ func init() {
 		"RatioOfMedians":    reflect.ValueOf(stats.RatioOfMedians),
 		"RhoMax":            reflect.ValueOf(constant.MakeFromLiteral("0.899999999999999999978315956550289911319850943982601165771484375", token.FLOAT, 0)),
 		"RhoMin":            reflect.ValueOf(constant.MakeFromLiteral("0", token.FLOAT, 0)),
+		"SeqBoundaries":     reflect.ValueOf(stats.SeqBoundaries),
+		"SeqFirst":          reflect.ValueOf(constant.MakeFromLiteral("6", token.INT, 0)),
+		"SeqHolm":           reflect.ValueOf(stats.SeqHolm),
+		"SeqMinBlocks":      reflect.ValueOf(stats.SeqMinBlocks),
+		"SeqSignTest":       reflect.ValueOf(stats.SeqSignTest),
 		"Spearman":          reflect.ValueOf(stats.Spearman),
 		"Summarize":         reflect.ValueOf(stats.Summarize),
 
@@ -47,6 +53,7 @@ func init() {
 		"Interval":     reflect.ValueOf((*stats.Interval)(nil)),
 		"OneWayResult": reflect.ValueOf((*stats.OneWayResult)(nil)),
 		"Rank":         reflect.ValueOf((*stats.Rank)(nil)),
+		"SeqVerdict":   reflect.ValueOf((*stats.SeqVerdict)(nil)),
 		"Summary":      reflect.ValueOf((*stats.Summary)(nil)),
 		"Verdict":      reflect.ValueOf((*stats.Verdict)(nil)),
 	}

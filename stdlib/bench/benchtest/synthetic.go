@@ -81,6 +81,11 @@ func Synthetic(spec Spec) *bench.Result {
 		}
 		return s
 	}
+	// The rounds come in blocks, as a run takes them (bench.BlockPlan).
+	per, _ := bench.BlockPlan(spec.Reps)
+	for i := range spec.Reps {
+		r.RoundBlock = append(r.RoundBlock, i/per)
+	}
 	var aaName string
 	var aaSamples []float64
 	for _, vs := range spec.Variants {
@@ -90,10 +95,10 @@ func Synthetic(spec Spec) *bench.Result {
 		}
 	}
 	if aaName != "" {
-		r.AA = bench.AAControl(aaName, r.Variant(aaName).Series.Interleaved.SamplesNS, aaSamples, r.Protocol)
+		r.AA = bench.AAControl(aaName, r.Variant(aaName).Series.Interleaved.SamplesNS, aaSamples, r.Protocol, r.RoundBlock)
 	}
 	setPositions(r, spec.Seed+1)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol)
+	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	r.Findings, r.TextVersion = bench.Findings(r), bench.TextVersion
 	return r
 }

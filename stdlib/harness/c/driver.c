@@ -246,13 +246,39 @@ static void run_setup(void) {
   record("phase name=setup ns=%lld minflt=%ld", (long long)(now_ns() - t0), minflt_now() - f0);
 }
 
-static void settle(double ms) {
-  int64_t t0 = now_ns(), end = t0 + (int64_t)(ms * 1e6);
+/* settle repeats whole rounds of every slot, in slot order, for at most ms
+ * milliseconds. With a floor min_ms below ms it is adaptive: the rounds are
+ * grouped in windows of at least 1 ms (and one round), and once min_ms has
+ * passed it stops when SETTLE_CALM windows in a row were none of them more
+ * than SETTLE_TOL below the fastest window before them: a pass no longer
+ * getting faster (a clock ramping up, caches and TLB filling) has settled. */
+#define SETTLE_CALM 3
+#define SETTLE_TOL 0.02
+static void settle(double ms, double min_ms) {
+  int64_t t0 = now_ns(), end = t0 + (int64_t)(ms * 1e6), floor_ = t0 + (int64_t)(min_ms * 1e6);
   long passes = 0;
-  do {
-    for (int s = 0; s < nslots_; s++, passes++) pass(s);
-  } while (now_ns() < end);
-  record("phase name=settle ns=%lld passes=%ld", (long long)(now_ns() - t0), passes);
+  int adaptive = min_ms < ms, stable = 0, calm = 0;
+  double best = -1;
+  for (;;) {
+    int64_t w0 = now_ns(), wt;
+    long rounds = 0;
+    do {
+      for (int s = 0; s < nslots_; s++, passes++) pass(s);
+      rounds++;
+      wt = now_ns();
+    } while (wt - w0 < 1000000 && wt < end);
+    if (wt >= end) break;
+    if (!adaptive) continue;
+    double per = (double)(wt - w0) / (double)rounds;
+    if (best < 0 || per < best * (1 - SETTLE_TOL)) calm = 0;
+    else calm++;
+    if (best < 0 || per < best) best = per;
+    if (calm >= SETTLE_CALM && wt >= floor_) {
+      stable = 1;
+      break;
+    }
+  }
+  record("phase name=settle ns=%lld passes=%ld stable=%d", (long long)(now_ns() - t0), passes, stable);
 }
 
 static void warmup(int w) {
@@ -353,10 +379,21 @@ static void step_ok(void) {
   while (w < 0 && errno == EINTR);
 }
 
+/* In step mode a step runs step_rounds_ measured rounds (the last step
+ * what is left), each step after step_warm_ discarded rounds in slot order:
+ * the peer's step ran in between, on this core or the other, and what it
+ * did to the caches is paid by discarded passes, not measured ones. */
+static int step_rounds_ = 1, step_warm_;
+
 /* measure runs the measured rounds; it returns 1 if step mode stopped it. */
 static int measure(int rounds) {
   for (int r = 0; r < rounds; r++) {
-    if (step_ && !step_wait()) return 1;
+    int first = step_ && r % step_rounds_ == 0;
+    if (first) {
+      if (!step_wait()) return 1;
+      for (int i = 0; i < step_warm_; i++)
+        for (int s = 0; s < nslots_; s++) pass(s);
+    }
     round_order();
     for (int p = 0; p < nslots_; p++) {
       int s = order_[p];
@@ -376,7 +413,7 @@ static int measure(int rounds) {
       record("sample round=%d slot=%d pos=%d k=%lld ns=%lld minflt=%ld", r, s, p, (long long)slots_[s].k,
              (long long)ns, f1 - f0);
     }
-    if (step_) step_ok();
+    if (step_ && ((r + 1) % step_rounds_ == 0 || r + 1 == rounds)) step_ok();
   }
   return 0;
 }
@@ -407,7 +444,7 @@ static int freq_;
 typedef struct {
   const char *cold_variant;
   int pin_cpu, warm, clock, cold_after_setup;
-  double settle_ms, calib_reads, gaps_ms;
+  double settle_ms, settle_min_ms, calib_reads, gaps_ms;
   long long evict_bytes;
 } prelude_t;
 
@@ -422,7 +459,7 @@ static void prelude(const prelude_t *o) {
     evict(o->evict_bytes);
     cold(o->cold_variant, "setup");
   }
-  settle(o->settle_ms);
+  settle(o->settle_ms, o->settle_min_ms);
   if (o->calib_reads > 0) {
     if (!o->clock) clock_stats();
     calibrate((int64_t)(o->calib_reads * read_cost_ns_) + 1);
@@ -526,7 +563,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "-no-aslr") == 0) no_aslr(argv);
   const char *out = NULL;
   char *slot_list = NULL, *batch_list = NULL;
-  run_t run = {.pre = {.pin_cpu = -1, .warm = 1, .settle_ms = 100}};
+  run_t run = {.pre = {.pin_cpu = -1, .warm = 1, .settle_ms = 100, .settle_min_ms = -1}};
   prelude_t *pre = &run.pre;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
@@ -544,6 +581,9 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-cold") == 0) pre->cold_variant = val;
     else if (strcmp(a, "-pin") == 0) pre->pin_cpu = atoi(val);
     else if (strcmp(a, "-settle-ms") == 0) pre->settle_ms = atof(val);
+    else if (strcmp(a, "-settle-min-ms") == 0) pre->settle_min_ms = atof(val);
+    else if (strcmp(a, "-step-rounds") == 0) step_rounds_ = atoi(val);
+    else if (strcmp(a, "-step-warmup") == 0) step_warm_ = atoi(val);
     else if (strcmp(a, "-warmup") == 0) pre->warm = atoi(val);
     else if (strcmp(a, "-rounds") == 0) run.rounds = atoi(val);
     else if (strcmp(a, "-evict-bytes") == 0) pre->evict_bytes = (long long)parse_u64(a, val);
@@ -564,6 +604,9 @@ int main(int argc, char **argv) {
   record("start lang=c pid=%ld harness=%d", (long)getpid(), BENCHBOOK_HARNESS_VERSION);
   if (!slot_list) fail("-slots is required", NULL);
   if (step_ && !out) fail("-step needs -out: stdout carries the ok lines", NULL);
+  if (step_rounds_ < 1) fail("-step-rounds must be at least 1", NULL);
+  if (step_warm_ < 0) fail("-step-warmup must not be negative", NULL);
+  if (pre->settle_min_ms < 0 || pre->settle_min_ms > pre->settle_ms) pre->settle_min_ms = pre->settle_ms;
   if (pre->cold_after_setup && !pre->cold_variant) fail("-cold-after-setup needs -cold", NULL);
   if (aslr_err_) fail(aslr_err_, NULL);
   parse_slots(slot_list);

@@ -55,7 +55,10 @@ type driver struct {
 	shuffle  bool          // -order-seed was given
 	rng      uint64        // splitmix64 state
 	step     *bufio.Reader // stdin in step mode, else nil
-	lat      latency       // BENCH_OPS state (latency.go)
+	// stepRounds measured rounds per step, each step after stepWarm
+	// discarded rounds (step mode, records.md).
+	stepRounds, stepWarm int
+	lat                  latency // BENCH_OPS state (latency.go)
 }
 
 func (d *driver) record(format string, args ...any) {
@@ -71,6 +74,7 @@ type prelude struct {
 	pin, warm      int
 	clock, freq    bool
 	settleMS       float64
+	settleMinMS    float64
 	calib, gapsMS  float64
 }
 
@@ -86,6 +90,9 @@ func (d *driver) run(args []string) error {
 	fs.StringVar(&p.cold, "cold", "", "variant of the cold pass")
 	fs.IntVar(&p.pin, "pin", -1, "CPU to pin every thread to")
 	fs.Float64Var(&p.settleMS, "settle-ms", 100, "settle time")
+	fs.Float64Var(&p.settleMinMS, "settle-min-ms", -1, "adaptive settle: the floor (default: settle-ms, a fixed settle)")
+	fs.IntVar(&d.stepRounds, "step-rounds", 1, "measured rounds per step in step mode")
+	fs.IntVar(&d.stepWarm, "step-warmup", 0, "discarded rounds at the start of each step in step mode")
 	fs.IntVar(&p.warm, "warmup", 1, "discarded passes per slot")
 	rounds := fs.Int("rounds", 0, "measured rounds")
 	fs.Float64Var(&p.calib, "calibrate-reads", 0, "calibrate batches to this many clock reads")
@@ -121,6 +128,15 @@ func (d *driver) run(args []string) error {
 	d.record("start lang=go pid=%d harness=%d", os.Getpid(), Version)
 	if *step && *out == "" {
 		return fmt.Errorf("-step needs -out: stdout carries the ok lines")
+	}
+	if d.stepRounds < 1 {
+		return fmt.Errorf("-step-rounds must be at least 1")
+	}
+	if d.stepWarm < 0 {
+		return fmt.Errorf("-step-warmup must not be negative")
+	}
+	if p.settleMinMS < 0 || p.settleMinMS > p.settleMS {
+		p.settleMinMS = p.settleMS
 	}
 	if p.coldAfterSetup && p.cold == "" {
 		return fmt.Errorf("-cold-after-setup needs -cold")
@@ -199,7 +215,7 @@ func (d *driver) prelude(p prelude) error {
 			return err
 		}
 	}
-	d.settle(p.settleMS)
+	d.settle(p.settleMS, p.settleMinMS)
 	if p.calib > 0 {
 		if !p.clock {
 			d.clockStats()
@@ -331,20 +347,56 @@ func (d *driver) runSetup() {
 	d.record("phase name=gc ns=%d", Now()-t0)
 }
 
-func (d *driver) settle(ms float64) {
+// Adaptive settle (records.md): windows of at least 1 ms and one round;
+// after the floor it stops once settleCalm windows in a row were none of
+// them more than settleTol below the fastest window before them.
+const (
+	settleCalm = 3
+	settleTol  = 0.02
+)
+
+// settle repeats whole rounds of every slot, in slot order, for at most ms
+// milliseconds; with a floor minMS below ms it stops early once the pass
+// no longer gets faster.
+func (d *driver) settle(ms, minMS float64) {
 	t0 := Now()
-	end := t0 + int64(ms*1e6)
-	passes := 0
+	end, floor := t0+int64(ms*1e6), t0+int64(minMS*1e6)
+	adaptive := minMS < ms
+	passes, calm, stable := 0, 0, false
+	best := -1.0
 	for {
-		for _, s := range d.slots {
-			s.pass()
-			passes++
+		w0, wt, rounds := Now(), int64(0), 0
+		for {
+			for _, s := range d.slots {
+				s.pass()
+				passes++
+			}
+			rounds++
+			if wt = Now(); wt-w0 >= 1e6 || wt >= end {
+				break
+			}
 		}
-		if Now() >= end {
+		if wt >= end {
+			break
+		}
+		if !adaptive {
+			continue
+		}
+		per := float64(wt-w0) / float64(rounds)
+		if best < 0 || per < best*(1-settleTol) {
+			calm = 0
+		} else {
+			calm++
+		}
+		if best < 0 || per < best {
+			best = per
+		}
+		if calm >= settleCalm && wt >= floor {
+			stable = true
 			break
 		}
 	}
-	d.record("phase name=settle ns=%d passes=%d", Now()-t0, passes)
+	d.record("phase name=settle ns=%d passes=%d stable=%d", Now()-t0, passes, b2i(stable))
 }
 
 func (d *driver) warmup(w int) {
@@ -432,8 +484,17 @@ func (d *driver) stepOK() {
 // measure runs the measured rounds; it returns true if step mode stopped it.
 func (d *driver) measure(rounds int) (bool, error) {
 	for r := 0; r < rounds; r++ {
-		if !d.stepWait() {
-			return true, nil
+		if d.step != nil && r%d.stepRounds == 0 {
+			if !d.stepWait() {
+				return true, nil
+			}
+			// The peer's step ran in between: its effect on the caches
+			// is paid by discarded rounds, not measured ones.
+			for range d.stepWarm {
+				for _, s := range d.slots {
+					s.pass()
+				}
+			}
 		}
 		d.roundOrder()
 		for p, i := range d.order {
@@ -454,7 +515,9 @@ func (d *driver) measure(rounds int) (bool, error) {
 			}
 			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, ns, f1-f0)
 		}
-		d.stepOK()
+		if (r+1)%d.stepRounds == 0 || r+1 == rounds {
+			d.stepOK()
+		}
 	}
 	return false, nil
 }

@@ -1,0 +1,293 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
+
+// HeadlineLine is the answer of a run for one variant, in one line: what
+// the first output of %bench shows. Verdict is the verdict word (slower,
+// faster, no difference, undefined, dead, hollow, or "" for a variant that
+// is measured but compared with nothing), for callers that act on it
+// (benchbook run --fail-on slower).
+type HeadlineLine struct {
+	Variant string
+	Verdict string
+	Text    string
+}
+
+// Headline is one line per measured variant, the verdict first: with a
+// baseline, its verdict against the previous build (or the other kernel),
+// the ratio and the interval that decided it, what it was measured against
+// and how, and the time the run took; without one, the first live variant's
+// time per pass and every other variant against it; a variant whose timed
+// code the compiler emptied says so instead of a ratio.
+//
+// After the variants come lines with no variant: what the session said of
+// the baseline (what changed, or why there is none), a baseline left out,
+// the prediction and whether it held, and a partial run.
+func Headline(r *Result) []HeadlineLine {
+	return append(variantHeadlines(r), contextHeadlines(r)...)
+}
+
+func contextHeadlines(r *Result) []HeadlineLine {
+	var out []HeadlineLine
+	add := func(text string) {
+		if text != "" {
+			out = append(out, HeadlineLine{Text: text})
+		}
+	}
+	if r.Partial {
+		add("PARTIAL: the run stopped before it ended (" + r.Error + "); what it measured is above and on disk")
+	}
+	add(r.BaselineNote)
+	add(r.BaselineDropped)
+	if p := r.Prediction; p != nil {
+		switch {
+		case p.Held == nil || p.Observed == nil:
+			add(fmt.Sprintf("prediction %s, written before the run: not judged (the run did not measure both)", p.Text))
+		case *p.Held:
+			add(fmt.Sprintf("prediction %s, written before the run: held (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+		default:
+			add(fmt.Sprintf("prediction %s, written before the run: did not hold (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+		}
+	}
+	return out
+}
+
+func variantHeadlines(r *Result) []HeadlineLine {
+	took := runTime(r)
+	if bl := r.Baseline; bl != nil && len(bl.Verdicts) > 0 {
+		out := make([]HeadlineLine, 0, len(bl.Verdicts))
+		for _, v := range bl.Verdicts {
+			out = append(out, HeadlineLine{Variant: v.Name, Verdict: v.Verdict, Text: baselineHeadline(r, v, took)})
+		}
+		return out
+	}
+	var out []HeadlineLine
+	ref := ""
+	for _, v := range r.Variants {
+		if live(&v) && v.Series.Interleaved != nil {
+			ref = v.Name
+			break
+		}
+	}
+	for _, v := range r.Variants {
+		out = append(out, aloneHeadline(r, &v, ref, took))
+	}
+	return out
+}
+
+// runTime is how long the run took, from its conditions before and after.
+func runTime(r *Result) time.Duration {
+	a, e1 := time.Parse(time.RFC3339Nano, r.Conditions.Before.Time)
+	b, e2 := time.Parse(time.RFC3339Nano, r.Conditions.After.Time)
+	if e1 != nil || e2 != nil || b.Before(a) {
+		return 0
+	}
+	return b.Sub(a)
+}
+
+func seconds(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %.1f s", d.Seconds())
+}
+
+// times writes a ratio as "1.25x slower" or "1.33x faster" (the inverse),
+// with the interval turned the same way.
+func times(ratio, lo, hi float64) (word, iv string) {
+	if ratio >= 1 {
+		return fmt.Sprintf("%sx slower", FormatRatio(ratio)), FormatInterval(lo, hi)
+	}
+	if lo > 0 && hi > 0 {
+		iv = FormatInterval(1/hi, 1/lo)
+	} else {
+		iv = "none"
+	}
+	return fmt.Sprintf("%sx faster", FormatRatio(1/ratio)), iv
+}
+
+func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
+	bl := r.Baseline
+	than := "the previous build"
+	if bl.Other != "" {
+		than = bl.Other
+	}
+	asm := "assembly differs"
+	if v.AsmSame {
+		asm = "assembly identical"
+	}
+	how := fmt.Sprintf("same run, %s%s", plural(bl.Blocks, "pair"), seconds(took))
+	switch v.Verdict {
+	case VerdictDead, VerdictHollow:
+		return notLiveHeadline(r, v, than)
+	case VerdictSlower, VerdictFaster:
+		word, iv := times(v.Ratio, v.CILow, v.CIHigh)
+		side := "slower"
+		if v.Verdict == VerdictFaster {
+			side = "faster"
+		}
+		return fmt.Sprintf("%s: %s %s than %s (%s; %d of %d pairs %s) - %s", v.Name, word, iv, than, how,
+			sidePairs(v), v.Blocks, side, asm)
+	case VerdictNoDifference:
+		return fmt.Sprintf("%s: no difference %s from %s, within %s (%s) - %s", v.Name, FormatInterval(v.CILow, v.CIHigh), than,
+			percent(r.Protocol.Resolve), how, asm)
+	}
+	return fmt.Sprintf("%s: undefined %s against %s: %s (%s) - %s", v.Name, FormatInterval(v.CILow, v.CIHigh), than,
+		needed(r, v), how, asm)
+}
+
+// sidePairs is how many of the deciding pairs lie on the verdict's side.
+func sidePairs(v VariantVerdict) int {
+	if v.Verdict == VerdictFaster {
+		return v.Blocks - v.Positive
+	}
+	return v.Positive
+}
+
+// needed says what an undefined verdict lacks: more pairs than a verdict
+// can come from, or an interval narrower than resolve, and about how many
+// pairs would give one (an interval narrows as one over the square root of
+// the pairs), or a quieter machine.
+func needed(r *Result, v VariantVerdict) string {
+	bl := r.Baseline
+	first := stats.SeqMinBlocks(v.Level, 1000)
+	if !Bounded(v.CILow, v.CIHigh) {
+		return fmt.Sprintf("%s are too few for a verdict, which takes at least %d%s", plural(bl.Blocks, "pair"), first, budgetNote(r))
+	}
+	width := v.CIHigh/v.CILow - 1
+	more := int(math.Ceil(float64(bl.Blocks) * math.Pow(width/r.Protocol.Resolve, 2)))
+	load := ""
+	if l := max(r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]); l > 1 {
+		load = fmt.Sprintf(", or a quieter machine (load %.1f)", l)
+	}
+	return fmt.Sprintf("%s wide, more than resolve=%s, after %s%s; about %d pairs would resolve it%s",
+		percent(width), percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
+}
+
+// budgetNote says the budget ended the blocks, when it did.
+func budgetNote(r *Result) string {
+	if r.Baseline.Stop == StopBudget {
+		return fmt.Sprintf(" (the budget, %s, was spent)", time.Duration(r.Protocol.BudgetMS*float64(time.Millisecond)))
+	}
+	return ""
+}
+
+func percent(f float64) string {
+	s := fmt.Sprintf("%.1f", f*100)
+	return strings.TrimSuffix(s, ".0") + "%"
+}
+
+// notLiveHeadline is the headline of a variant whose timed code is dead or
+// hollow in either build: which one, and that no ratio is a speed-up.
+func notLiveHeadline(r *Result, v VariantVerdict, than string) string {
+	now := r.Variant(v.Name)
+	pass := ""
+	if now != nil {
+		if s := now.Series.Interleaved; s != nil {
+			pass = fmt.Sprintf(", %s a pass", FormatNS(s.Summary.Median))
+		}
+	}
+	what := map[string]string{VerdictDead: "DEAD", VerdictHollow: "HOLLOW"}
+	means := map[string]string{VerdictDead: "it times the clock", VerdictHollow: "only a counting loop is left"}
+	switch {
+	case v.New != "" && v.Previous == v.New:
+		return fmt.Sprintf("%s: %s in both builds: %s%s; nothing to compare", v.Name, what[v.New], means[v.New], pass)
+	case v.New != "":
+		return fmt.Sprintf("%s: %s now: %s%s (%s was live); not a speed-up", v.Name, what[v.New], means[v.New], pass, than)
+	}
+	return fmt.Sprintf("%s: live now%s; %s was %s (%s): no ratio to it means anything", v.Name, pass, than, what[v.Previous], means[v.Previous])
+}
+
+// aloneHeadline is the headline of a variant in a run without a baseline.
+func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) HeadlineLine {
+	s := v.Series.Interleaved
+	med := ""
+	if s != nil {
+		med = FormatNS(s.Summary.Median) + " a pass"
+	}
+	blocks := len(blockSet(r.RoundBlock))
+	how := fmt.Sprintf("%d rounds", len(r.RoundBlock))
+	if blocks > 1 {
+		how += fmt.Sprintf(" in %d processes", blocks)
+	}
+	how += seconds(took)
+	switch {
+	case v.Dead:
+		return HeadlineLine{v.Name, VerdictDead, fmt.Sprintf("%s: DEAD: it times the clock (%s); the compiler removed the work", v.Name, med)}
+	case v.Hollow:
+		return HeadlineLine{v.Name, VerdictHollow, fmt.Sprintf("%s: HOLLOW: only a counting loop is left (%s); the result is unused", v.Name, med)}
+	case v.Name == ref || ref == "":
+		per := ""
+		if e := r.Protocol.Elements; e != nil && *e > 0 && s != nil {
+			per = fmt.Sprintf(", %s an element", FormatNS(s.Summary.Median/float64(*e)))
+		}
+		return HeadlineLine{v.Name, "", fmt.Sprintf("%s: %s%s (median of %s)", v.Name, med, per, how)}
+	}
+	c, ok := comparisonOf(r, v.Name, ref)
+	if !ok {
+		return HeadlineLine{v.Name, "", fmt.Sprintf("%s: %s (%s)", v.Name, med, how)}
+	}
+	switch {
+	case c.Significant:
+		word, iv := times(c.Shift, c.CILow, c.CIHigh)
+		verdict := VerdictSlower
+		if c.Shift < 1 {
+			verdict = VerdictFaster
+		}
+		return HeadlineLine{v.Name, verdict, fmt.Sprintf("%s: %s %s than %s (%s, %s)", v.Name, word, iv, ref, med, how)}
+	case Bounded(c.CILow, c.CIHigh) && c.CIHigh/c.CILow-1 < resolveOf(r):
+		return HeadlineLine{v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference %s from %s, within %s (%s, %s)", v.Name,
+			FormatInterval(c.CILow, c.CIHigh), ref, percent(resolveOf(r)), med, how)}
+	case !Bounded(c.CILow, c.CIHigh):
+		return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how)}
+	}
+	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s is %s wide, more than %s; take more reps (%s, %s)",
+		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), percent(c.CIHigh/c.CILow-1), percent(resolveOf(r)), med, how)}
+}
+
+// resolveOf is the width below which an interval holding 1 is "no
+// difference": the run's resolve=, else the default.
+func resolveOf(r *Result) float64 {
+	if r.Protocol.Resolve > 0 {
+		return r.Protocol.Resolve
+	}
+	return DefaultOptions().Resolve
+}
+
+// comparisonOf is a over b from the result's comparisons, turned the right
+// way (a comparison is stored slower over faster).
+func comparisonOf(r *Result, a, b string) (Comparison, bool) {
+	for _, c := range r.Comparisons {
+		switch {
+		case c.A == a && c.B == b:
+			return c, true
+		case c.A == b && c.B == a:
+			inv := func(x float64) float64 {
+				if x > 0 {
+					return 1 / x
+				}
+				return 0
+			}
+			c.A, c.B = a, b
+			c.Ratio, c.Shift = inv(c.Ratio), inv(c.Shift)
+			c.CILow, c.CIHigh = inv(c.CIHigh), inv(c.CILow)
+			return c, true
+		}
+	}
+	return Comparison{}, false
+}
+
+func blockSet(b []int) map[int]bool {
+	m := map[int]bool{}
+	for _, j := range b {
+		m[j] = true
+	}
+	return m
+}

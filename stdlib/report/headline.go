@@ -1,0 +1,60 @@
+package report
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/display"
+)
+
+// verdictColor is the colour of a verdict word in the HTML headline.
+var verdictColor = map[string]string{
+	bench.VerdictSlower: "#b00020", bench.VerdictFaster: "#1b7f3b", bench.VerdictDead: "#b00020",
+	bench.VerdictHollow: "#b05a00", bench.VerdictUndefined: "#b05a00",
+}
+
+// HeadlineText is the headline of a result as text: one line per variant
+// (bench.Headline), then where its raw records are.
+func HeadlineText(r *bench.Result) string {
+	var b strings.Builder
+	for _, l := range bench.Headline(r) {
+		b.WriteString(l.Text + "\n")
+	}
+	if r.RawFile != "" {
+		fmt.Fprintf(&b, "raw records and result.json in %s\n", r.RawFile)
+	}
+	return b.String()
+}
+
+// HeadlineBundle is the headline as the first output of %bench: text, and
+// HTML with each line's variant in bold and its verdict word coloured. The
+// HTML uses only what the classic Notebook keeps in an untrusted output
+// (<b>, <font color>, <div>).
+func HeadlineBundle(r *bench.Result) map[string]any {
+	var h strings.Builder
+	h.WriteString(`<div class="benchbook-headline" style="font-family:monospace;font-size:13px">`)
+	for _, l := range bench.Headline(r) {
+		if l.Variant == "" {
+			fmt.Fprintf(&h, `<div><font color="#444">%s</font></div>`, html.EscapeString(l.Text))
+			continue
+		}
+		name, rest, _ := strings.Cut(l.Text, ": ")
+		rest = html.EscapeString(rest)
+		if c, ok := verdictColor[l.Verdict]; ok {
+			for _, w := range []string{"slower", "faster", "undefined", "DEAD", "HOLLOW"} {
+				if i := strings.Index(rest, w); i >= 0 {
+					rest = rest[:i] + `<font color="` + c + `"><b>` + w + `</b></font>` + rest[i+len(w):]
+					break
+				}
+			}
+		}
+		fmt.Fprintf(&h, "<div><b>%s</b>: %s</div>", html.EscapeString(name), rest)
+	}
+	if r.RawFile != "" {
+		fmt.Fprintf(&h, `<div><font color="#666">raw records and result.json in %s</font></div>`, html.EscapeString(r.RawFile))
+	}
+	h.WriteString("</div>")
+	return map[string]any{display.MIMEText: HeadlineText(r), display.MIMEHTML: h.String()}
+}
