@@ -179,13 +179,13 @@ func outputTail(s string) string {
 	return "; its last output:\n" + strings.Join(lines, "\n")
 }
 
-// MaxRecordFile bounds a record file: far more than MaxReps passes of the
+// maxRecordFile bounds a record file: far more than MaxReps passes of the
 // largest records take, so that recover never reads without end.
-const MaxRecordFile = 1 << 30
+const maxRecordFile = 1 << 30
 
 // readRecordFile reads the records of one process. The file must be a
 // regular file, not a link (a FIFO or /dev/urandom in its place would hang
-// the reader or never end: harness.OpenRegular), of at most MaxRecordFile
+// the reader or never end: harness.OpenRegular), of at most maxRecordFile
 // bytes. A missing file has no records.
 func readRecordFile(path string) ([]harness.Record, error) {
 	f, err := harness.OpenRegular(path)
@@ -196,10 +196,10 @@ func readRecordFile(path string) ([]harness.Record, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > MaxRecordFile {
-		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), MaxRecordFile)
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxRecordFile {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), maxRecordFile)
 	}
-	rr := harness.NewRecordReader(io.LimitReader(f, MaxRecordFile))
+	rr := harness.NewRecordReader(io.LimitReader(f, maxRecordFile))
 	var recs []harness.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())

@@ -47,7 +47,7 @@ func Recover(dir string) (*Result, error) {
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		return nil, fmt.Errorf("%s has its %s: %w; recover is for a run that was killed", dir, ResultFile, ErrFinished)
 	}
-	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), MaxRecordFile)
+	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), maxRecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w (a run writes it once its measuring begins)", err)
 	}
