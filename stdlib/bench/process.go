@@ -125,13 +125,22 @@ func (r *runner) execBin(ctx context.Context, bin, label string, args ...string)
 	if cause != nil {
 		return p, cause
 	}
+	failed := waitErr != nil || readErr != nil || len(recs) == 0 || recs[len(recs)-1].Kind != "done"
+	if failed {
+		// The process writes its records as it measures: on a full disk
+		// its writes fail and it ends without them, which is not its fault.
+		if errno := noSpaceIn(filepath.Dir(p.File)); errno != nil {
+			return p, fmt.Errorf("%s: %w; the benchmark process could not write its records, so the run stopped: free some space and run again",
+				label, diskFullError(p.File, errno))
+		}
+	}
 	if err := exitError(label, waitErr, p); err != nil {
 		return p, err
 	}
 	if readErr != nil {
 		return p, fmt.Errorf("%s: %w", label, readErr)
 	}
-	if len(recs) == 0 || recs[len(recs)-1].Kind != "done" {
+	if failed {
 		return p, fmt.Errorf("%s: the kernel exited without finishing its passes%s", label, outputTail(p.Output))
 	}
 	return p, nil

@@ -147,8 +147,15 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		r.res.Error = runErr.Error()
 	}
 	r.assemble()
-	if err := r.save(); err != nil && runErr == nil {
-		runErr = err
+	if err := r.save(); err != nil {
+		// Said with the result, so that nothing shown claims the file
+		// (the folder is new: the file is there only if save wrote it).
+		if _, serr := os.Lstat(filepath.Join(r.dir, ResultFile)); serr != nil {
+			r.res.ResultNotWritten = err.Error()
+		}
+		if runErr == nil || !errors.Is(runErr, ErrDiskFull) {
+			runErr = errors.Join(runErr, err)
+		}
 	}
 	if runErr == nil {
 		runErr = r.checksumError()
