@@ -96,7 +96,8 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 func check(nb *Notebook, f Found) (desc string, problems []string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
-	if err := schema.ValidateResult(f.Value); err != nil {
+	failed, err := checkSchema(f.Value) // verify_failed.go
+	if err != nil {
 		return desc, append(problems, schemaError(err))
 	}
 	r, err := decodeResult(f.Value)
@@ -104,6 +105,9 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	desc = describe(r)
+	if failed != "" {
+		desc += "; " + failedNote(failed)
+	}
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
 	shown, err := decodeResult(f.Value)
