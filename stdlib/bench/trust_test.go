@@ -72,3 +72,28 @@ func TestRecoverDoesNotHang(t *testing.T) {
 		}
 	}
 }
+
+// Past the 999th process the record files have four digits (a run of
+// reps=30000 has 6000 blocks): recover reads them all, in the order the
+// processes ran, and nothing else.
+func TestRecordFilesPast999(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"p1000-interleaved-999.txt", "p999-interleaved-998.txt", "p001-first-discarded.txt",
+		"p6025-fresh-l0-b-10.txt", "run.json", "p12-short.txt", "pxyz-bad.txt", ".p002-hidden.txt.tmp-1"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := recordFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		got = append(got, f.label)
+	}
+	want := []string{"first-discarded", "interleaved-998", "interleaved-999", "fresh-l0-b-10"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("record files %v, want %v", got, want)
+	}
+}
