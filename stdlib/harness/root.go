@@ -110,8 +110,7 @@ func (r *Root) startGuard() error {
 		}
 	}
 	cmd.Env = append(cmd.Env, guardEnv+"="+r.id)
-	cmd.Stdin = rd
-	cmd.Stderr = os.Stderr
+	cmd.Stdin = rd // stdout and stderr /dev/null: a pipe it held would keep a reader of ours waiting
 	// No Pdeathsig: the guard outlives this process; a session of its own
 	// keeps a terminal's signals and a kill of this group away from it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
