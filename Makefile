@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-go fuzz test-integration check-generated bench soak clean
+.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz test-integration check-generated bench bench-targets soak clean
 
 all: build
 
@@ -62,6 +62,11 @@ test-integration: build
 test-fresh:
 	scripts/test-fresh.sh
 
+# benchbook fleet on a real one-node Slurm on localhost (as root; installs
+# Debian's Slurm and munge, starts and stops its own daemons).
+test-fleet:
+	scripts/test-fleet.sh
+
 # 3000 cells and 50 %bench runs in one session: does the kernel grow?
 soak: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/soak.py
@@ -69,6 +74,12 @@ soak: build
 # Speed targets, measured side by side in one run (never in unit tests).
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./bench/...
+
+# Issue 19's targets end to end: right headlines out of N real
+# before/afters, time to the headline (run it on a quiet machine).
+TRIALS ?= 20
+bench-targets: build
+	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/targets.py --trials $(TRIALS) --html
 
 clean:
 	rm -rf bin $(OUT)

@@ -145,12 +145,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "the executed notebook (default NOTEBOOK.executed.ipynb)")
 	htmlOut := fs.String("html", "", "also write one self-contained HTML page")
 	allow := fs.Bool("allow-errors", false, "run every cell even after one fails")
+	failOn := fs.String("fail-on", "", "exit 1 when a before/after headline says this: slower, faster or differ (for CI)")
 	in, flagArgs := splitPositional(args)
 	if err := fs.Parse(flagArgs); err != nil {
 		return err
 	}
 	if in == "" {
-		return errors.New("run: which notebook? benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]")
+		return errors.New("run: which notebook? benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--fail-on slower]")
+	}
+	if _, ok := ipynb.FailOn[*failOn]; *failOn != "" && !ok {
+		return fmt.Errorf("run: --fail-on %s: want slower, faster or differ", *failOn)
 	}
 	nb, err := ipynb.ReadFile(in)
 	if err != nil {
@@ -205,6 +209,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "HTML: %s\n", *htmlOut)
+	}
+	if runErr == nil && *failOn != "" {
+		if hits := ipynb.Flagged(nb, ipynb.FailOn[*failOn]); len(hits) > 0 {
+			return fmt.Errorf("--fail-on %s: %d before/after verdicts say so:\n  %s", *failOn, len(hits), strings.Join(hits, "\n  "))
+		}
 	}
 	return runErr
 }
@@ -281,21 +290,6 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return exitCode(1)
 	}
 	return nil
-}
-
-func cmdCompare(args []string, stdout io.Writer) error {
-	if len(args) != 2 {
-		return errors.New("compare: benchbook compare PUBLISHED.ipynb RERUN.ipynb")
-	}
-	pub, err := ipynb.ReadFile(args[0])
-	if err != nil {
-		return err
-	}
-	re, err := ipynb.ReadFile(args[1])
-	if err != nil {
-		return err
-	}
-	return ipynb.Compare(pub, re, stdout)
 }
 
 // cmdRecover rebuilds the result of a %bench run that was killed, from the

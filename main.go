@@ -5,9 +5,11 @@
 //
 //	benchbook install [--user|--sys-prefix|--prefix DIR]
 //	benchbook kernel -f CONNECTION_FILE
-//	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+//	benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--fail-on slower]
 //	benchbook verify EXECUTED.ipynb
-//	benchbook compare PUBLISHED.ipynb RERUN.ipynb
+//	benchbook compare A.ipynb B.ipynb [C.ipynb ...] [--ref A] [--nway] [--json] [--plot FILE.png] [--fail-on slower] [--no-verify]
+//	benchbook fingerprint [--cpu N] [--json]
+//	benchbook fleet NOTEBOOK.ipynb -o DIR [--nodes N | --constraint C ...] [sbatch arguments ...]
 //	benchbook recover RESULTS_FOLDER
 //	benchbook version
 package main
@@ -42,10 +44,15 @@ func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) 
 const usage = `usage:
   benchbook install [--user|--sys-prefix|--prefix DIR]   install the Jupyter kernelspec "benchbook"
   benchbook kernel -f CONNECTION_FILE                    the kernel Jupyter starts
-  benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors]
+  benchbook run NOTEBOOK.ipynb [-o OUT.ipynb] [--html OUT.html] [--allow-errors] [--fail-on slower]
                                                          execute a notebook without Jupyter
   benchbook verify EXECUTED.ipynb                        recompute every summary from its samples
   benchbook compare PUBLISHED.ipynb RERUN.ipynb          the rerun table: what moved and why
+  benchbook compare A.ipynb B.ipynb C.ipynb ... [--ref A] [--json] [--plot FILE.png] [--fail-on slower]
+                                                         one investigation on several machines, N ways
+  benchbook fingerprint [--cpu N] [--json]               this machine's measured identity
+  benchbook fleet NOTEBOOK.ipynb -o DIR [--nodes N | --constraint C] [sbatch args ...]
+                                                         run it on Slurm nodes, then compare them
   benchbook recover RESULTS_FOLDER                       rebuild a killed run's result from its raw records
   benchbook version
 `
@@ -66,7 +73,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "verify":
 		return cmdVerify(rest, stdout, stderr)
 	case "compare":
-		return cmdCompare(rest, stdout)
+		return cmdCompare(rest, stdout, stderr)
+	case "fingerprint":
+		return cmdFingerprint(rest, stdout)
+	case "fleet":
+		return cmdFleet(rest, stdout, stderr)
 	case "recover":
 		return cmdRecover(rest, stdout)
 	case "glue-child": // hidden: the process glue cells run in (cells/gluechild)

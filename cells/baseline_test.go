@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // A body of dependent float adds over a small array; slow multiplies the
@@ -106,8 +107,9 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 	if len(after.Baseline.NewFirst) != len(after.RoundBlock) {
 		t.Errorf("the order of the builds was recorded for %d of %d rounds", len(after.Baseline.NewFirst), len(after.RoundBlock))
 	}
-	if !strings.Contains(rec.streams.String(), "the previous build runs again beside the new one") {
-		t.Errorf("the cell did not say it measures the previous build: %q", rec.streams.String())
+	if h := headlineOf(t, rec); !strings.Contains(h, "the previous build runs again beside the new one") ||
+		!strings.HasPrefix(h, "sum: ") || !strings.Contains(h, "slower") {
+		t.Errorf("the headline does not say sum is slower and how it was measured: %q", h)
 	}
 	html := ""
 	for _, b := range rec.displays {
@@ -169,10 +171,58 @@ func TestBaselineGoneFromTheCache(t *testing.T) {
 	if r.Baseline != nil {
 		t.Error("a baseline without its binary")
 	}
-	if !strings.Contains(rec.streams.String(), "the previous build of k is not in the cache") {
-		t.Errorf("not reported: %q", rec.streams.String())
+	if h := headlineOf(t, rec); !strings.Contains(h, "the previous build of k is not in the cache") {
+		t.Errorf("not reported: %q", h)
 	}
 	if _, _, e := execute(t, s, "Cell[5]", "%bench k baseline=nothere"); e == nil || !strings.Contains(e.Value+strings.Join(e.Traceback, ""), "baseline=nothere") {
 		t.Errorf("an unknown baseline kernel: %+v", e)
+	}
+}
+
+// headlineOf is the text of a %bench cell's first output, which must be
+// its headline.
+func headlineOf(t *testing.T, rec *recorder) string {
+	t.Helper()
+	if len(rec.displays) == 0 || report.RoleOf(rec.displays[0].Metadata) != report.RoleHeadline {
+		t.Fatalf("the first output is not the headline: %+v", rec.displays)
+	}
+	return rec.displays[0].Data[display.MIMEText].(string)
+}
+
+// The loop of a variant becomes dead (its sum no longer reaches
+// bench_sink): the headline says DEAD, not a speed-up, though its time
+// fell a thousandfold.
+func TestBeforeAfterDeadHeadline(t *testing.T) {
+	s := newSession(t)
+	execute(t, s, "Cell[1]", chainKernel("k", 4))
+	benchResult(t, s, "Cell[2]", "%bench k quick")
+	dead := strings.Replace(chainKernel("k", 4), "bench_sink(s);", "", 1)
+	execute(t, s, "Cell[3]", dead)
+	rec, r := benchResult(t, s, "Cell[4]", "%bench k quick")
+	if r.Baseline == nil || len(r.Baseline.Verdicts) != 1 {
+		t.Fatalf("no before/after: %+v", r.Baseline)
+	}
+	v := r.Baseline.Verdicts[0]
+	h := headlineOf(t, rec)
+	if v.Verdict != bench.VerdictDead || v.New != bench.VerdictDead || v.Previous != "" ||
+		!strings.Contains(h, "sum: DEAD now: it times the clock") || !strings.Contains(h, "not a speed-up") || strings.Contains(h, "faster") {
+		t.Errorf("verdict %+v, headline %q", v, h)
+	}
+}
+
+// A rebuild that gives a byte-identical binary (a comment at the end of a
+// line moves no line number) is not measured against itself, and the
+// headline says why.
+func TestSameBinaryNotRemeasured(t *testing.T) {
+	s := newSession(t)
+	execute(t, s, "Cell[1]", chainKernel("k", 4))
+	benchResult(t, s, "Cell[2]", "%bench k quick")
+	execute(t, s, "Cell[3]", strings.Replace(chainKernel("k", 4), "static float a[N];", "static float a[N]; // the same", 1))
+	rec, r := benchResult(t, s, "Cell[4]", "%bench k quick")
+	if r.Baseline != nil {
+		t.Errorf("a byte-identical binary was measured against itself")
+	}
+	if h := headlineOf(t, rec); !strings.Contains(h, "byte for byte the same") || !strings.Contains(h, "nothing to measure before and after") {
+		t.Errorf("headline %q", h)
 	}
 }

@@ -20,6 +20,7 @@ import (
 // bench runs %bench NAME [keys]: the protocol, then the result, its plots,
 // the commentary and, when NAME was benched before, what moved.
 func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.Publisher) error {
+	started := time.Now()
 	opt, err := bench.ParseOptions(s.args(m.Args))
 	if err != nil {
 		return cellError("BenchError", label, 1, err.Error())
@@ -34,6 +35,7 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 	if opt.Sweep != nil {
 		return s.benchSweep(ctx, label, m.Name, as, opt, pub)
 	}
+	opt.Started = started
 	r, headline, err := s.runBench(ctx, m.Name, opt, pub)
 	if r == nil {
 		return cellError("BenchError", label, 1, err.Error())
@@ -131,6 +133,10 @@ func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *
 	if prev == nil || prev.Key == k.Key {
 		return nil, "", nil
 	}
+	if prev.BinarySHA256 == k.BinarySHA256 {
+		return nil, fmt.Sprintf("%s changed since it was last measured (%s) but the binary is byte for byte the same (%s): nothing to measure before and after; this run measures it alone",
+			name, whatChanged(prev, k), short(k.BinarySHA256)), nil
+	}
 	if _, err := os.Stat(prev.Binary); err != nil {
 		return nil, fmt.Sprintf("the previous build of %s is not in the cache (%v): rerun its cell to measure before and after in one run; this run has no baseline", name, err), nil
 	}
@@ -187,3 +193,5 @@ type discard struct{}
 func (discard) Stream(string, string)        {}
 func (discard) Display(display.Bundle, bool) {}
 func (discard) Clear(bool)                   {}
+
+func short(h string) string { return h[:min(len(h), 12)] }

@@ -34,8 +34,8 @@ func TestLayoutsSpreadTheFreshProcesses(t *testing.T) {
 	if !strings.Contains(layout, "between the 2 code layouts") || !strings.Contains(layout, "layout 1 ") {
 		t.Errorf("layout finding: %q", layout)
 	}
-	if !strings.Contains(rec.streams.String(), "built with 2 code alignments") {
-		t.Errorf("the cell did not say it built the layouts: %q", rec.streams.String())
+	if h := headlineOf(t, rec); !strings.Contains(h, "layouts=2: the fresh processes took 2 builds") {
+		t.Errorf("the headline does not say the layouts were built: %q", h)
 	}
 	if _, _, e := execute(t, s, "Cell[3]", "%%go g\nfunc BenchA() {}\n"); e != nil {
 		t.Fatal(e)

@@ -29,8 +29,13 @@ func (r *recorder) Stream(name, text string) {
 func (r *recorder) Display(b display.Bundle, update bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if update {
+	if update { // replace the output of that display id, as a front end does
 		r.updates++
+		for i := range r.displays {
+			if r.displays[i].ID == b.ID {
+				r.displays[i] = b
+			}
+		}
 		return
 	}
 	r.displays = append(r.displays, b)
@@ -116,8 +121,8 @@ func TestBenchCellOutputs(t *testing.T) {
 	if pngs != 5 || !rec.has(display.MIMEResult) || !rec.has(display.MIMEMarkdown) || rec.updates == 0 {
 		t.Errorf("%d plots, result %v, commentary %v, %d progress updates", pngs, rec.has(display.MIMEResult), rec.has(display.MIMEMarkdown), rec.updates)
 	}
-	if !strings.Contains(rec.streams.String(), "prediction, written before the run: sink/discarded>10") {
-		t.Errorf("the prediction was not stated before the run: %q", rec.streams.String())
+	if h := headlineOf(t, rec); !strings.Contains(h, "prediction sink/discarded>10, written before the run: held") {
+		t.Errorf("the headline does not judge the prediction: %q", h)
 	}
 	_, res, e := execute(t, s, "Cell[3]", `seed.Protocol.Quick`)
 	if e != nil || res[display.MIMEText] != "true" {

@@ -31,19 +31,27 @@ type located struct {
 // compared (ErrMalformedResult); a result that cannot be read,
 // or two notebooks without a single result between them, is an error.
 func Compare(published, rerun *Notebook, w io.Writer) error {
+	_, err := CompareHeadlines(published, rerun, w)
+	return err
+}
+
+// CompareHeadlines is Compare, and it returns the headlines of every pair
+// (for --fail-on slower).
+func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.CompareHeadline, error) {
 	pubs, err := decodeAll(published, "published")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reruns, err := decodeAll(rerun, "rerun")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if len(pubs) == 0 && len(reruns) == 0 {
-		return fmt.Errorf("%w: neither notebook holds a result to compare", ErrNoResults)
+		return nil, fmt.Errorf("%w: neither notebook holds a result to compare", ErrNoResults)
 	}
 	pairs, onlyPub, onlyRerun := pair(pubs, reruns)
 	var b strings.Builder
+	var heads []report.CompareHeadline
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "== %s: published %s, rerun %s\n", p[0].r.Kernel.Name, p[0].Where(), p[1].Where())
 		if p[0].failed != "" || p[1].failed != "" {
@@ -55,7 +63,9 @@ func Compare(published, rerun *Notebook, w io.Writer) error {
 			b.WriteString("\n")
 			continue
 		}
-		b.WriteString(report.Compare(p[0].r, p[1].r).Text())
+		d := report.CompareAs(p[0].r, p[1].r, "the published run", "the rerun")
+		heads = append(heads, d.Headlines...)
+		b.WriteString(d.Text())
 		b.WriteString("\n")
 	}
 	for _, l := range onlyPub {
@@ -65,7 +75,7 @@ func Compare(published, rerun *Notebook, w io.Writer) error {
 		fmt.Fprintf(&b, "%s (rerun %s): only in the rerun\n", l.r.Kernel.Name, l.Where())
 	}
 	_, err = io.WriteString(w, b.String())
-	return err
+	return heads, err
 }
 
 // ErrMalformedResult is returned (wrapped) by Compare when a result does

@@ -55,7 +55,7 @@ func TestVerifyRendersWhatReadersSee(t *testing.T) {
 		{"a median in the text table", display.MIMEText, 1, median, "9.9 ms", "cell 1 output 1 text/plain line "},
 		{"a median in the HTML table", display.MIMEHTML, 1, ">" + median + "<", ">9.9 ms<", "cell 1 output 1 text/html line "},
 		{"a ratio in the HTML table", display.MIMEHTML, 1, ">" + ratio + "<", ">9.99x<", "cell 1 output 1 text/html line "},
-		{"a word of the commentary", display.MIMEMarkdown, 2, "**Dead code.**", "**Live code.**", "cell 1 output 2 text/markdown (commentary) line 1 is "},
+		{"a word of the commentary", display.MIMEMarkdown, 2, "**Dead code.**", "**Live code.**", "cell 1 output 2 text/markdown (commentary) line "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nb := resultNotebook(t, r)
@@ -398,4 +398,60 @@ func TestVerifyTextVersion(t *testing.T) {
 // resultOf is the result entry of the notebook resultNotebook makes.
 func resultOf(nb *Notebook) map[string]any {
 	return nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
+}
+
+// TestVerifyByRole: in a notebook whose outputs carry their role, verify
+// finds each by its role wherever it stands, holds the headline to what
+// the result renders, and names a headline that is not the first output
+// or a role that is missing.
+func TestVerifyByRole(t *testing.T) {
+	r := honest(5)
+	nb := roleNotebook(t, r)
+	if ok, out := verifyOut(t, roundTrip(t, nb)); !ok {
+		t.Fatalf("the honest notebook fails:\n%s", out)
+	}
+	cell := nb.Cells[1]
+	find := func(role string) int {
+		for i, o := range cell.Outputs {
+			if report.RoleOf(o.Metadata) == role {
+				return i
+			}
+		}
+		t.Fatalf("no %s", role)
+		return 0
+	}
+	h := find(report.RoleHeadline)
+	text := cell.Outputs[h].Data[display.MIMEText].(string)
+	if !strings.HasPrefix(text, "discarded: DEAD") {
+		t.Fatalf("headline %q", text)
+	}
+	for _, tc := range []struct {
+		name   string
+		change func(nb *Notebook)
+		says   string
+	}{
+		{"a headline reworded", func(nb *Notebook) {
+			d := nb.Cells[1].Outputs[h].Data
+			d[display.MIMEText] = strings.Replace(d[display.MIMEText].(string), "DEAD", "live", 1)
+		}, "(headline) line 1 is"},
+		{"the headline moved after the tables", func(nb *Notebook) {
+			o := nb.Cells[1].Outputs
+			o[0], o[1] = o[1], o[0]
+		}, "the headline is output 1, not the first"},
+		{"the commentary's role removed", func(nb *Notebook) {
+			nb.Cells[1].Outputs[find(report.RoleCommentary)].Metadata = map[string]any{}
+		}, "no output has the role commentary"},
+		{"a second headline", func(nb *Notebook) {
+			o := nb.Cells[1].Outputs
+			nb.Cells[1].Outputs = append(o, o[0])
+		}, "2 outputs have the role headline"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nb := roundTrip(t, roleNotebook(t, honest(5)))
+			tc.change(nb)
+			if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, tc.says) {
+				t.Errorf("ok %v, want a mismatch saying %q:\n%s", ok, tc.says, out)
+			}
+		})
+	}
 }

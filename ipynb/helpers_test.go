@@ -109,6 +109,32 @@ func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 	return nb
 }
 
+// roleNotebook is resultNotebook with the outputs a %bench cell writes
+// now: each with its role, the headline first (cells.Session.show).
+func roleNotebook(t *testing.T, r *bench.Result) *Notebook {
+	t.Helper()
+	nb := New(NewMarkdown("# results"))
+	eng := &fakeEngine{steps: map[string]step{}}
+	r.Findings = bench.Findings(r)
+	code := fmt.Sprintf("%%bench %s quick", r.Kernel.Name)
+	nb.Cells = append(nb.Cells, NewCode(code))
+	eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
+		id := display.NewID()
+		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: "%bench: starting"}, Metadata: report.Role(report.RoleHeadline), ID: id}, false)
+		pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: id}, true)
+		if r.Baseline != nil {
+			pub.Display(display.Bundle{Data: report.BaselineBundle(r), Metadata: report.Role(report.RoleBaseline), ID: display.NewID()}, false)
+		}
+		pub.Display(display.Bundle{Data: report.Result(r), Metadata: report.Role(report.RoleResult), ID: display.NewID()}, false)
+		pub.Display(display.Bundle{Data: report.CommentaryBundle(r), Metadata: report.Role(report.RoleCommentary), ID: display.NewID()}, false)
+		return nil, nil
+	}
+	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
+		t.Fatalf("running the result notebook: %v", err)
+	}
+	return nb
+}
+
 // roundTrip writes nb to a file and reads it back, as the command would.
 func roundTrip(t *testing.T, nb *Notebook) *Notebook {
 	t.Helper()

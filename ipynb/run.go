@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // Engine executes one cell: label names it in messages ("Cell[3]"), outputs go
@@ -122,8 +125,12 @@ func (st *runState) runCell(ctx context.Context, eng Engine, idx, n, total int, 
 	if err == nil {
 		if progress != nil {
 			fmt.Fprintf(progress, "ok in %s\n", seconds(took))
+			printHeadlines(progress, c)
 		}
 		return nil
+	}
+	if progress != nil {
+		defer printHeadlines(progress, c)
 	}
 	name, value, _ := errorParts(err)
 	if progress != nil {
@@ -206,4 +213,47 @@ func seconds(d time.Duration) string {
 		return fmt.Sprintf("%.2fs", d.Seconds())
 	}
 	return fmt.Sprintf("%.1fs", d.Seconds())
+}
+
+// printHeadlines writes the headline of each %bench of cell c (the
+// outputs of role headline), indented, so that a console run shows the
+// answer as the notebook does.
+func printHeadlines(w io.Writer, c *Cell) {
+	for _, o := range c.Outputs {
+		if report.RoleOf(o.Metadata) != report.RoleHeadline {
+			continue
+		}
+		for _, l := range strings.Split(strings.TrimRight(text(o.Data[display.MIMEText]), "\n"), "\n") {
+			if l != "" && !strings.HasPrefix(l, "raw records") {
+				fmt.Fprintf(w, "    %s\n", l)
+			}
+		}
+	}
+}
+
+// FailOn is what --fail-on names: the headline verdicts of a before/after
+// measured in one run that make benchbook run (or compare) exit non-zero.
+var FailOn = map[string][]string{
+	"slower": {bench.VerdictSlower},
+	"faster": {bench.VerdictFaster},
+	"differ": {bench.VerdictSlower, bench.VerdictFaster},
+}
+
+// Flagged is the headline of every variant of the notebook's results whose
+// before/after verdict (Baseline.Verdicts) is one of verdicts, with where
+// it is: "cell 12: sink: 1.25x slower ...".
+func Flagged(nb *Notebook, verdicts []string) []string {
+	var out []string
+	for _, f := range Results(nb) {
+		r, err := decodeResult(f.Value)
+		if err != nil || r.Baseline == nil {
+			continue
+		}
+		for _, l := range bench.Headline(r) {
+			if l.Variant != "" && slices.Contains(verdicts, l.Verdict) {
+				out = append(out, fmt.Sprintf("cell %d: %s", f.Cell, l.Text))
+			}
+		}
+	}
+	return out
 }

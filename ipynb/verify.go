@@ -125,6 +125,8 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	problems = append(problems, checkLatency(r)...) // verify_latency.go
 	problems = append(problems, checkFreq(r)...)
 	problems = append(problems, checkCounts(r)...) // verify_counts.go
+	// verify_fingerprint.go
+	problems = append(problems, checkFingerprint(r)...)
 	text := append(checkFindings(shown), checkRendered(nb, f, shown)...)
 	if shown.TextVersion != bench.TextVersion {
 		return desc, append(problems, unknownWording(shown.TextVersion, text))

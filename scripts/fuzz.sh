@@ -26,6 +26,7 @@ targets='
 . ./ipynb FuzzVerify
 . ./stdlib/asm FuzzParse
 . ./stdlib/harness FuzzRecords
+. ./stdlib/machine FuzzClockRanges
 third_party/zmq4 . FuzzReadMsg
 third_party/zmq4 . FuzzHandshake
 '

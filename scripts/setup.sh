@@ -6,11 +6,15 @@
 #   scripts/setup.sh          the toolchains and Debian's Jupyter stack
 #   scripts/setup.sh --browser   also what the tests drive: Chromium, Node.js (the JavaScript
 #                                save: JSON.parse, JSON.stringify), jupyter-server, JupyterHub
+#   scripts/setup.sh --slurm     also Debian's Slurm (slurmctld, slurmd, the client) and munge,
+#                                for make test-fleet (scripts/test-fleet.sh)
 set -eu
 
 GO_VERSION=1.26.8   # the go line of go.mod
 browser=no
+slurm=no
 [ "${1:-}" = "--browser" ] && browser=yes
+[ "${1:-}" = "--slurm" ] && slurm=yes
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -29,6 +33,9 @@ jupyter-nbconvert python3-nbclient python3-nbformat jupyter-notebook python3-ipy
 # tests (tests/test_server.py, tests/test_hub.py); python3-yaml for test_binder.
 [ "$browser" = yes ] && pkgs="$pkgs valgrind chromium nodejs jupyter-server python3-jupyter-server python3-websocket
 jupyterhub node-configurable-http-proxy python3-yaml"
+# Slurm 22.05 and munge for the one-node cluster of make test-fleet. Debian's
+# packages enable systemd units; the test starts its own daemons, as root.
+[ "$slurm" = yes ] && pkgs="$pkgs slurmctld slurmd slurm-client munge"
 
 missing=""
 for p in $pkgs; do

@@ -106,20 +106,48 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 		}
 		spent += time.Since(t0)
 		n := j + 1
-		switch {
-		case n >= limit:
-			stop = StopPairs
-		case r.opt.PairsFixed || n < MinRuns:
-		case r.verdictsKnown(news, olds, slots):
-			stop = StopDecided
-		case time.Since(r.started)+spent/time.Duration(n) > r.opt.Budget:
-			stop = StopBudget
-		}
+		stop = BlockStop(n, limit, r.opt.PairsFixed,
+			func() bool { return r.verdictsKnown(news, olds, slots) },
+			func() bool {
+				return time.Since(r.budgetFrom())+spent/time.Duration(n)+r.opt.Budget/BudgetReserve > r.opt.Budget
+			})
 		b.blocks = n
 	}
 	b.stop = stop
 	r.collectPairs(news, olds, slots)
 	return nil
+}
+
+// BudgetReserve: a before/after keeps 1/BudgetReserve of its budget for
+// what follows the blocks (the result, its plots and commentary), so that
+// the whole %bench ends within the budget.
+const BudgetReserve = 8
+
+// budgetFrom is when the budget started: the %bench's start, else Run's.
+func (r *runner) budgetFrom() time.Time {
+	if !r.opt.Started.IsZero() {
+		return r.opt.Started
+	}
+	return r.started
+}
+
+// BlockStop is the rule that ends a before/after after n blocks: "" to go
+// on, else why it stops. limit blocks (pairs=, else MaxPairs) always stop
+// it; with pairs= nothing else does; otherwise no fewer than MinRuns, then
+// it stops when every verdict is known (known) or when the next block would
+// end past the budget (over).
+func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
+	switch {
+	case n >= limit:
+		return StopPairs
+	case fixed || n < MinRuns:
+		return ""
+	case known():
+		return StopDecided
+	case over():
+		return StopBudget
+	}
+	return ""
 }
 
 // block runs block j: the lock-step pair, then the fresh pairs.
@@ -291,11 +319,10 @@ type HeadlineSeries struct {
 //     on the group-sequential sign test (stats.SeqHolm, level Alpha): the
 //     chance that any of them is called different when nothing is stays
 //     below Alpha however many blocks the run took and whenever it stopped.
-//  4. Rejected: slower when the block values lie above 0, faster below.
-//     Not rejected: no difference when the interval (exp of the repeated
-//     confidence interval of the median block value) is narrower than
-//     Resolve (High/Low - 1 < Resolve), else undefined (more blocks are
-//     needed, or a quieter machine).
+//  4. The verdict word is Verdict's, from the test and the interval (exp
+//     of the repeated confidence interval of the median block value):
+//     no difference within Resolve/2 of 1, slower or faster outside it,
+//     else undefined.
 //
 // Ratio is exp of the median block value and CILow, CIHigh exp of its
 // interval: the interval that decided the verdict.
@@ -337,17 +364,36 @@ func JudgeHeadline(in HeadlineInput) []VariantVerdict {
 	return out
 }
 
-// seqVerdict is the verdict of one sequential test: slower or faster when
-// it rejected, no difference when its interval is narrower than resolve,
-// else undefined.
+// seqVerdict is the verdict of one sequential test (Verdict, with its
+// interval as ratios).
 func seqVerdict(v stats.SeqVerdict, resolve float64) string {
+	return Verdict(v.Rejected, math.Exp(v.Low), math.Exp(v.High), resolve)
+}
+
+// Verdict is the one rule every verdict word comes from, given whether the
+// test rejected "no difference" and its interval [lo, hi] of ratios:
+//
+//   - no difference when the whole interval lies within resolve/2 of 1
+//     (resolve=2%: inside (0.99, 1.01)): whatever the difference is, it is
+//     smaller than the run was asked to resolve; said so also when the
+//     interval excludes 1 (six blocks of one sign by 0.05% are a
+//     difference no one can act on);
+//   - slower or faster when the test rejected (the interval then lies above
+//     or below 1) and the interval is not within that band;
+//   - undefined otherwise: the interval holds 1 but reaches past the band;
+//     more blocks (or a quieter machine) would narrow it.
+//
+// The interval is valid however the run stopped (a repeated confidence
+// interval), so both claims keep their 95%.
+func Verdict(rejected bool, lo, hi, resolve float64) string {
+	half := resolve / 2
 	switch {
-	case v.Rejected && v.Low > 0:
-		return VerdictSlower
-	case v.Rejected && v.High < 0:
-		return VerdictFaster
-	case !math.IsInf(v.Low, 0) && !math.IsInf(v.High, 0) && math.Exp(v.High-v.Low)-1 < resolve:
+	case lo > 1-half && hi < 1+half && lo > 0:
 		return VerdictNoDifference
+	case rejected && lo > 1:
+		return VerdictSlower
+	case rejected && hi < 1 && hi > 0:
+		return VerdictFaster
 	}
 	return VerdictUndefined
 }

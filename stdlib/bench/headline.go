@@ -46,6 +46,9 @@ func contextHeadlines(r *Result) []HeadlineLine {
 	}
 	add(r.BaselineNote)
 	add(r.BaselineDropped)
+	if n := r.Protocol.Layouts; n > 1 {
+		add(fmt.Sprintf("layouts=%d: the fresh processes took %d builds with different code alignment in turn", n, n))
+	}
 	if p := r.Prediction; p != nil {
 		switch {
 		case p.Held == nil || p.Observed == nil:
@@ -136,8 +139,8 @@ func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
 		return fmt.Sprintf("%s: %s %s than %s (%s; %d of %d pairs %s) - %s", v.Name, word, iv, than, how,
 			sidePairs(v), v.Blocks, side, asm)
 	case VerdictNoDifference:
-		return fmt.Sprintf("%s: no difference %s from %s, within %s (%s) - %s", v.Name, FormatInterval(v.CILow, v.CIHigh), than,
-			percent(r.Protocol.Resolve), how, asm)
+		return fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (resolve=%s; %s) - %s", v.Name, than, FormatInterval(v.CILow, v.CIHigh),
+			percent(r.Protocol.Resolve/2), percent(r.Protocol.Resolve), how, asm)
 	}
 	return fmt.Sprintf("%s: undefined %s against %s: %s (%s) - %s", v.Name, FormatInterval(v.CILow, v.CIHigh), than,
 		needed(r, v), how, asm)
@@ -167,8 +170,8 @@ func needed(r *Result, v VariantVerdict) string {
 	if l := max(r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]); l > 1 {
 		load = fmt.Sprintf(", or a quieter machine (load %.1f)", l)
 	}
-	return fmt.Sprintf("%s wide, more than resolve=%s, after %s%s; about %d pairs would resolve it%s",
-		percent(width), percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
+	return fmt.Sprintf("it holds 1 but reaches past ±%s (resolve=%s) after %s%s; about %d pairs would narrow it enough%s",
+		percent(r.Protocol.Resolve/2), percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
 }
 
 // budgetNote says the budget ended the blocks, when it did.
@@ -234,22 +237,24 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 	if !ok {
 		return HeadlineLine{v.Name, "", fmt.Sprintf("%s: %s (%s)", v.Name, med, how)}
 	}
-	switch {
-	case c.Significant:
+	res := resolveOf(r)
+	switch Verdict(c.Significant, c.CILow, c.CIHigh, res) {
+	case VerdictSlower, VerdictFaster:
 		word, iv := times(c.Shift, c.CILow, c.CIHigh)
 		verdict := VerdictSlower
 		if c.Shift < 1 {
 			verdict = VerdictFaster
 		}
 		return HeadlineLine{v.Name, verdict, fmt.Sprintf("%s: %s %s than %s (%s, %s)", v.Name, word, iv, ref, med, how)}
-	case Bounded(c.CILow, c.CIHigh) && c.CIHigh/c.CILow-1 < resolveOf(r):
-		return HeadlineLine{v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference %s from %s, within %s (%s, %s)", v.Name,
-			FormatInterval(c.CILow, c.CIHigh), ref, percent(resolveOf(r)), med, how)}
-	case !Bounded(c.CILow, c.CIHigh):
+	case VerdictNoDifference:
+		return HeadlineLine{v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (%s, %s)", v.Name,
+			ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how)}
+	}
+	if !Bounded(c.CILow, c.CIHigh) {
 		return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how)}
 	}
-	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s is %s wide, more than %s; take more reps (%s, %s)",
-		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), percent(c.CIHigh/c.CILow-1), percent(resolveOf(r)), med, how)}
+	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s holds 1 but reaches past ±%s; take more reps (%s, %s)",
+		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how)}
 }
 
 // resolveOf is the width below which an interval holding 1 is "no

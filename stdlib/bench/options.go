@@ -92,9 +92,13 @@ type Options struct {
 	// Budget is the time a before/after may take: no new block starts
 	// when it would end past it (budget=).
 	Budget time.Duration
-	// Resolve is the relative width below which an interval that holds 1
-	// is a "no difference" (resolve=, a fraction: 0.02 is 2%).
+	// Resolve is the width of the band around 1 within which an interval
+	// is "no difference" (resolve=, a fraction: 0.02 is 2%, the band
+	// 0.99..1.01; Verdict).
 	Resolve float64
+	// Started is when the %bench began (the cell, with its build), from
+	// which the budget counts; zero means when Run began.
+	Started time.Time
 	// ColdAfterSetup times the cold pass after setup with the caches
 	// evicted (cold=after-setup) instead of before setup (cold=start).
 	ColdAfterSetup bool
@@ -106,6 +110,9 @@ type Options struct {
 	// them, the kernel itself first (the session builds them).
 	Layouts       int
 	LayoutKernels []*harness.Kernel
+	// NoFingerprint skips the measured fingerprint (fingerprint=off): the
+	// result records the boot conditions only.
+	NoFingerprint bool
 	// Counts runs each variant under valgrind's callgrind too and records
 	// its instructions per pass: the one figure the load does not move.
 	Counts bool
@@ -176,6 +183,9 @@ var keyHelp = map[string]string{
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
+
+	// The machine's measured identity (stdlib/machine fingerprint.go).
+	"fingerprint": "off skips measuring the machine's fingerprint (latencies of dependent adds, multiplies and loads, a chase at 16K-64M, the clock; about 0.15 s); on is the default",
 }
 
 // ValidKeys lists the keys %bench accepts.
@@ -373,6 +383,15 @@ func (o *Options) set(key, val string) error {
 			o.NoASLR = true
 		default:
 			return fmt.Errorf("aslr=%s: want aslr=off or aslr=on", val)
+		}
+	case "fingerprint":
+		switch val {
+		case "on":
+			o.NoFingerprint = false
+		case "off":
+			o.NoFingerprint = true
+		default:
+			return fmt.Errorf("fingerprint=%s: want fingerprint=off or fingerprint=on", val)
 		}
 	case "batch":
 		if val == "auto" {

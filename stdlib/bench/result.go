@@ -125,11 +125,24 @@ type Protocol struct {
 	StepWarmup  int     `json:"step_warmup,omitempty"`
 }
 
-// Clock is what the harness measured of its own clock.
+// Clock is what the harness measured of its own clock (records.md,
+// `clock`). Since harness version 6, ResolutionNS is the clock's
+// granularity, the grid its spaced deltas sit on (machine.ClockGrid of
+// Spaced), and ReadCostNS the median cost of one read; before, they were
+// the smallest delta and the mean (which are now MinStepNS and
+// ReadCostMeanNS): on this project's VMs the smallest delta (20-31 ns) is
+// the read cost, not the step (a 10 ns grid), and the mean counts
+// descheduled time (26-217 ns).
 type Clock struct {
-	ResolutionNS float64 `json:"resolution_ns"` // smallest non-zero step seen
-	ReadCostNS   float64 `json:"read_cost_ns"`  // mean cost of one read
-	Source       string  `json:"source,omitempty"`
+	ResolutionNS float64 `json:"resolution_ns"` // granularity (the grid); before version 6 the smallest delta
+	ReadCostNS   float64 `json:"read_cost_ns"`  // median cost of one read; before version 6 the mean
+	// MinStepNS is the smallest non-zero delta of back-to-back reads,
+	// ReadCostMeanNS the mean over them, Spaced the runs of values the
+	// spaced deltas took (machine.Ranges' form); 0 and "" before version 6.
+	MinStepNS      float64 `json:"min_step_ns,omitempty"`
+	ReadCostMeanNS float64 `json:"read_cost_mean_ns,omitempty"`
+	Spaced         string  `json:"spaced,omitempty"`
+	Source         string  `json:"source,omitempty"`
 	// Gaps: the harness read the clock back to back for GapWindowNS and saw
 	// GapCount gaps longer than GapThresholdNS between two reads, GapTotalNS
 	// in all, the longest GapMaxNS: time the thread did not run, which lands
@@ -148,6 +161,10 @@ type Conditions struct {
 	Before  machine.Moment      `json:"before"`
 	After   machine.Moment      `json:"after"`
 	During  *machine.During     `json:"during,omitempty"`
+	// Fingerprint is what the machine measured of itself before the run
+	// (machine.MeasureFingerprint), and the boot conditions; nil in results
+	// made before it existed.
+	Fingerprint *machine.Fingerprint `json:"fingerprint,omitempty"`
 }
 
 // Samples is one series: raw samples in nanoseconds per pass, in the order

@@ -44,6 +44,8 @@ type runner struct {
 	// of a before/after counts from it).
 	phaseStart time.Time
 	started    time.Time
+	// shared, in a sweep, is what its points share (one fingerprint).
+	shared *sweepShared
 }
 
 // collected is what the processes measured, before it is summarised.
@@ -344,8 +346,32 @@ func (r *runner) pinAwayFromLoad() error {
 
 func (r *runner) before(ctx context.Context) error {
 	r.res.Conditions.Machine = machine.Describe()
+	r.res.Conditions.Fingerprint = r.fingerprint()
 	r.res.Conditions.Before = machine.Now()
 	return r.saveRunFile()
+}
+
+// fingerprint measures the machine's fingerprint on the benchmark's CPU
+// (pin=, or the one load= keeps free), or only its boot conditions with
+// fingerprint=off. A sweep measures it once, for its first point.
+func (r *runner) fingerprint() *machine.Fingerprint {
+	if r.shared != nil && r.shared.fp != nil {
+		return r.shared.fp
+	}
+	opt := machine.FingerprintOptions{CPU: r.opt.Pin}
+	if r.opt.NoFingerprint {
+		opt.Skip = "fingerprint=off"
+	}
+	f := machine.MeasureFingerprint(opt)
+	if r.shared != nil {
+		r.shared.fp = &f
+	}
+	return &f
+}
+
+// sweepShared is what the runners of one sweep's points share.
+type sweepShared struct {
+	fp *machine.Fingerprint // measured by the first point's conditions
 }
 
 func (r *runner) variant(name string) *harness.Variant {
@@ -479,9 +505,7 @@ func (r *runner) collectClockAndSums(p *proc, slots []string) {
 	for _, rec := range p.Records {
 		switch rec.Kind {
 		case "clock":
-			res, _ := rec.Float("resolution_ns")
-			cost, _ := rec.Float("read_cost_ns")
-			r.data.clock = &Clock{ResolutionNS: res, ReadCostNS: cost, Source: rec.Fields["source"]}
+			r.data.clock = clockOf(rec)
 		case "gaps": // both drivers write it after the clock record
 			if r.data.clock != nil {
 				r.data.clock.addGaps(rec)
@@ -699,6 +723,29 @@ func (r *runner) placement() []string {
 }
 
 // addGaps records what the gaps record says.
+// clockOf reads a clock record: the grid from its spaced runs
+// (machine.ClockGrid, as the fingerprint reads it), the median read cost,
+// the mean and the smallest step.
+func clockOf(rec harness.Record) *Clock {
+	c := &Clock{Source: rec.Fields["source"], Spaced: rec.Fields["spaced"]}
+	c.ReadCostNS, _ = rec.Float("read_cost_ns")
+	c.ReadCostMeanNS, _ = rec.Float("read_cost_mean_ns")
+	c.MinStepNS, _ = rec.Float("min_step_ns")
+	c.ResolutionNS = ClockResolution(c.Spaced, c.MinStepNS)
+	return c
+}
+
+// ClockResolution is the clock's granularity from the runs of a clock
+// record's spaced deltas (machine.ClockGrid); where they tell nothing
+// ("none", or unreadable), the smallest step, which is at least as coarse.
+func ClockResolution(spaced string, minStep float64) float64 {
+	rs, err := machine.ParseRanges(strings.TrimPrefix(spaced, "none"))
+	if g := machine.ClockGrid(rs); err == nil && g > 0 {
+		return g
+	}
+	return minStep
+}
+
 func (c *Clock) addGaps(rec harness.Record) {
 	c.GapWindowNS, _ = rec.Float("window_ns")
 	c.GapThresholdNS, _ = rec.Float("threshold_ns")

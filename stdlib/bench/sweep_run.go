@@ -65,6 +65,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 		opt.Pin = cpu
 	}
 	runners := make([]*runner, len(pts))
+	shared := &sweepShared{}
 	for i, p := range pts {
 		o := opt
 		o.Elements = p.Point.Elements
@@ -78,6 +79,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 		}
 		pt := p.Point
 		r.res.Sweep = &pt
+		r.shared = shared
 		runners[i] = r
 	}
 	var seed [8]byte

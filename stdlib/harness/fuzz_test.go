@@ -35,7 +35,7 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte("start lang=c pid=4242 harness=3\n" +
 		"layout stack_pad=0 heap_pad=64 stack_addr=0x7ffd1000 heap_addr=0x5555a000 text_addr=0x401000 aslr=1\n" +
 		"pinned cpu=1\ncold variant=sink ns=1200 minflt=3 after=start\n" +
-		"clock resolution_ns=1 read_cost_ns=18.5 reads=1000 source=clock_gettime\n" +
+		"clock min_step_ns=17 read_cost_ns=18.5 read_cost_mean_ns=19.2 reads=1000 spaced=16-40 source=clock_gettime\n" +
 		"gaps window_ns=1000000 threshold_ns=5000 count=0 total_ns=0 max_ns=0\n" +
 		"phase name=setup ns=1000 minflt=12\nphase name=gc ns=10\nphase name=evict ns=200 bytes=33554432\n" +
 		"phase name=settle ns=100000000 passes=40\nphase name=warmup ns=2000 passes=1\n" +

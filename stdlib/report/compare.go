@@ -66,14 +66,32 @@ type Diff struct {
 	Conditions [][3]string // what, before, after
 	Verdict    string      // the medians against the floor
 	Sentence   string      // Changes and Verdict as one paragraph
+	// BeforeLabel and AfterLabel name the two runs in sentences ("before",
+	// "after"; compare of notebooks: "the published run", "the rerun").
+	BeforeLabel, AfterLabel string
+	// Hardware compares the two runs' measured fingerprints.
+	Hardware machine.FingerprintDiff
+	// StoredConditions are every stored condition that differs (the
+	// description's facts, the boot conditions, the zero page): what,
+	// before, after.
+	StoredConditions [][3]string
+	// Headlines are one line per variant, the first thing Text says.
+	Headlines []CompareHeadline
 }
 
 // Compare compares before and after variant by variant and series by series.
 func Compare(before, after *bench.Result) Diff {
-	d := Diff{Kernel: after.Kernel.Name, AcrossRuns: true,
-		SourceSame:   before.Kernel.SourceSHA256 == after.Kernel.SourceSHA256,
-		FlagsSame:    strings.Join(before.Kernel.Flags, " ") == strings.Join(after.Kernel.Flags, " "),
-		CompilerSame: before.Kernel.Compiler == after.Kernel.Compiler, BinSame: before.Kernel.BinarySHA256 == after.Kernel.BinarySHA256,
+	return CompareAs(before, after, "the previous run", "this run")
+}
+
+// CompareAs is Compare with the two runs named in its sentences.
+func CompareAs(before, after *bench.Result, beforeLabel, afterLabel string) Diff {
+	d := Diff{Kernel: after.Kernel.Name, AcrossRuns: true, BeforeLabel: beforeLabel, AfterLabel: afterLabel,
+		Hardware:         machine.DiffFingerprints(before.Conditions.Fingerprint, after.Conditions.Fingerprint),
+		StoredConditions: storedConditions(before, after),
+		SourceSame:       before.Kernel.SourceSHA256 == after.Kernel.SourceSHA256,
+		FlagsSame:        strings.Join(before.Kernel.Flags, " ") == strings.Join(after.Kernel.Flags, " "),
+		CompilerSame:     before.Kernel.Compiler == after.Kernel.Compiler, BinSame: before.Kernel.BinarySHA256 == after.Kernel.BinarySHA256,
 		FlagsBefore: before.Kernel.Flags, FlagsAfter: after.Kernel.Flags, CompilerBefore: before.Kernel.Compiler, CompilerAfter: after.Kernel.Compiler,
 		MachineBefore: machineLine(before.Conditions.Machine), MachineAfter: machineLine(after.Conditions.Machine)}
 	d.MachineSame = d.MachineBefore == d.MachineAfter
@@ -95,6 +113,7 @@ func Compare(before, after *bench.Result) Diff {
 	d.Changes = d.changes(before, after)
 	d.Verdict = d.verdict(before, after)
 	d.Sentence = strings.Join(append(append([]string{}, d.Changes...), d.Verdict), " ")
+	d.Headlines = d.headlines()
 	return d
 }
 
@@ -249,19 +268,9 @@ func protoLine(p bench.Protocol) string {
 // changes says what differs between the two runs, most decisive first:
 // machine, compiler, flags, source, assembly, protocol, conditions.
 func (d Diff) changes(b, a *bench.Result) []string {
-	var out []string
-	if d.MachineSame {
-		same := fmt.Sprintf("Same machine: %s.", d.MachineAfter)
-		if v := a.Conditions.Machine.Virtualized; v != "" && v != "none" {
-			// A VM shows the CPU model its hypervisor chooses: two hosts of
-			// different generations can read alike (seen here: one dependent
-			// addss took 2 cycles on one "AMD EPYC" and 3 on another).
-			same = fmt.Sprintf("Same machine description: %s; a virtual machine's description can stay the same on another host, whose clock and cycles per element would differ.", d.MachineAfter)
-		}
-		out = append(out, same)
-	} else {
-		out = append(out, fmt.Sprintf("The machine differs: %s; ratios across machines compare hardware, not code.",
-			machineDiff(b.Conditions.Machine, a.Conditions.Machine)))
+	out := []string{d.hardwareSentence(b, a)}
+	if c := conditionsSentence(d.StoredConditions); c != "" {
+		out = append(out, c)
 	}
 	if d.CompilerSame {
 		out = append(out, fmt.Sprintf("Same compiler: %s.", orNone(d.CompilerAfter)))
@@ -369,6 +378,9 @@ const TextWidth = 100
 // verdict, the medians and the conditions; no line is wider than TextWidth.
 func (d Diff) Text() string {
 	var b strings.Builder
+	for _, h := range d.Headlines {
+		b.WriteString(wrap(h.Text, TextWidth, "    "))
+	}
 	for i, c := range d.Changes {
 		if i == 0 {
 			c = d.Kernel + ": " + strings.ToLower(c[:1]) + c[1:]
@@ -380,8 +392,36 @@ func (d Diff) Text() string {
 	}
 	b.WriteString(wrap(d.Verdict, TextWidth, "  "))
 	b.WriteString("\n" + fit(d.seriesTable(), TextWidth))
+	if ft := fingerprintTable(d.Hardware); ft != nil {
+		b.WriteString("\n" + fit(ft, TextWidth))
+	}
 	b.WriteString("\n" + fit(d.conditionTable(), TextWidth))
 	return b.String()
+}
+
+// fingerprintTable sets the measured entries side by side, the differing
+// ones first; nil when a side has none.
+func fingerprintTable(hw machine.FingerprintDiff) *table {
+	if len(hw.Entries) == 0 {
+		return nil
+	}
+	t := &table{head: []string{"fingerprint", "before", "after", "noise", "hardware"}}
+	for _, e := range hw.Entries {
+		judged := "agrees"
+		switch {
+		case e.Shared && e.Differs:
+			judged = "differs (shared: not counted)"
+		case e.Shared:
+			judged = "agrees (shared)"
+		case !e.Identity:
+			judged = "the clock, not compared"
+		case e.Differs:
+			judged = "DIFFERS"
+		}
+		t.add(e.Name, machine.FormatEntryValue(e.A, e.Unit), machine.FormatEntryValue(e.B, e.Unit),
+			"± "+strings.TrimSuffix(strings.TrimSuffix(machine.FormatEntryValue(e.NoiseA+e.NoiseB, e.Unit), " cycles"), " ns"), judged)
+	}
+	return t
 }
 
 // asmDiffLines is how many lines of each variant's assembly diff Text shows.
@@ -460,6 +500,9 @@ func (d Diff) conditionTable() *table {
 	for _, c := range d.Conditions {
 		t.add(c[0], c[1], c[2])
 	}
+	for _, c := range d.StoredConditions {
+		t.add(c[0], c[1], c[2])
+	}
 	return t
 }
 
@@ -527,8 +570,12 @@ func fit(t *table, width int) string {
 // Bundle renders the comparison as HTML with the assembly diffs, and text.
 func (d Diff) Bundle() map[string]any {
 	var h strings.Builder
-	fmt.Fprintf(&h, `<div class="benchbook-compare" style="font-family:sans-serif"><p><b>Before / after: %s, across runs.</b></p><ul style="font-size:12px">`,
+	fmt.Fprintf(&h, `<div class="benchbook-compare" style="font-family:sans-serif"><p><b>Before / after: %s, across runs.</b></p>`,
 		html.EscapeString(d.Kernel))
+	for _, hl := range d.Headlines {
+		fmt.Fprintf(&h, `<p style="font-size:13px;margin:2px 0"><b>%s</b></p>`, html.EscapeString(hl.Text))
+	}
+	h.WriteString(`<ul style="font-size:12px">`)
 	for _, c := range d.Changes {
 		fmt.Fprintf(&h, "<li>%s</li>", html.EscapeString(c))
 	}
@@ -541,6 +588,9 @@ func (d Diff) Bundle() map[string]any {
 	}
 	fmt.Fprintf(&h, `<p style="font-size:12px">%s</p>`, html.EscapeString(d.Verdict))
 	h.WriteString(d.seriesTable().html())
+	if ft := fingerprintTable(d.Hardware); ft != nil {
+		h.WriteString(ft.html())
+	}
 	h.WriteString(d.conditionTable().html() + "</div>")
 	return map[string]any{display.MIMEHTML: h.String(), display.MIMEText: d.Text()}
 }

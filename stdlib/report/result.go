@@ -128,6 +128,9 @@ func ConditionLines(r *bench.Result) []string {
 		m.CPUModel, m.LogicalCPUs, m.PhysicalCores, m.SMT, m.Virtualized, m.Kernel))
 	out = append(out, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
 	out = append(out, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", bench.FormatNS(c.Clock.ResolutionNS), bench.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
+	if f := c.Fingerprint; f != nil {
+		out = append(out, "fingerprint: "+f.Summary())
+	}
 	out = append(out, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
 	if d := c.During; d != nil {
 		line := fmt.Sprintf("during %.1f s: ", d.Seconds)

@@ -19,7 +19,7 @@ import (
 var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
-	3: "6c267efc9855a4135ba6d91333d6901336a81021fdca6a68c01d642992336590",
+	3: "1d3fa88210c4ae9ae60aee8a0df8f10b6d05e8de541b389b41aedb8889bb072e",
 }
 
 // TestTextVersion notices that the text the report writes changed under

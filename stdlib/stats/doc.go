@@ -42,6 +42,32 @@
 // step; calibration_test.go measures the false-positive rate, the coverage
 // of the intervals and the power on simulated data whose answer is known.
 //
+// Blocks (SeqSignTest, SeqHolm). The verdicts benchbook prints now come
+// from blocks: independent processes (with a baseline, pairs of processes,
+// one of each build, taking their rounds in lock step), each reduced to one
+// value, the median of its rounds' log-ratios. Under no difference each
+// block's sign is a fair coin whatever happens inside it (the order of the
+// two sides within each round and of the two processes is random), so the
+// sign test across blocks needs no model of autocorrelation, outliers or
+// placement: the process pair is the unit that replicates, and rounds in
+// one process, which share its placement in memory and its drift, are
+// never counted as independent. The test is group-sequential: after every
+// block it may stop, and the boundaries (SeqBoundaries: exact, by dynamic
+// programming over the sign counts) spend alpha over an unbounded number of
+// looks (0.64 of it at the first look, six blocks, so that six blocks of one
+// sign are a verdict; the rest as 0.36(1/sqrt(j) - 1/sqrt(j+1)) at look
+// 6+j), so stopping when the answer is known keeps every verdict at its
+// level. Its interval is the repeated confidence interval of the median
+// block value (order statistics of the blocks at the deciding look), which
+// excludes 0 exactly when the test rejects; its p-value is the smallest
+// level of a grid (holding every alpha/k Holm uses) at which the nested
+// boundaries reject. SeqHolm is Holm's method on those p-values, each
+// verdict at the level of its step. Calibrated in sequential_test.go (the
+// exact level by enumeration of every sign sequence up to 18 blocks;
+// family-wise false positives with a budget drawn per trial) and, with
+// benchbook's stopping rule and noise models of a quiet and a busy machine,
+// in stdlib/bench/calibration_test.go.
+//
 // A verdict's Significant is for one comparison. For several at once, adjust
 // their p-values with Holm before comparing them with alpha.
 //

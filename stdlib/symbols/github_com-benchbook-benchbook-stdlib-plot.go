@@ -23,6 +23,7 @@ func init() {
 		"FormatNS":      reflect.ValueOf(plot.FormatNS),
 		"InVsFresh":     reflect.ValueOf(plot.InVsFresh),
 		"Latency":       reflect.ValueOf(plot.Latency),
+		"Machines":      reflect.ValueOf(plot.Machines),
 		"NewJitter":     reflect.ValueOf(plot.NewJitter),
 		"NewLevel":      reflect.ValueOf(plot.NewLevel),
 		"OffClockPct":   reflect.ValueOf(constant.MakeFromLiteral("2", token.FLOAT, 0)),
@@ -34,10 +35,12 @@ func init() {
 		"UnitFor":       reflect.ValueOf(plot.UnitFor),
 
 		// type definitions
-		"DiamondGlyph": reflect.ValueOf((*plot.DiamondGlyph)(nil)),
-		"Figure":       reflect.ValueOf((*plot.Figure)(nil)),
-		"Jitter":       reflect.ValueOf((*plot.Jitter)(nil)),
-		"Level":        reflect.ValueOf((*plot.Level)(nil)),
-		"Unit":         reflect.ValueOf((*plot.Unit)(nil)),
+		"DiamondGlyph":  reflect.ValueOf((*plot.DiamondGlyph)(nil)),
+		"Figure":        reflect.ValueOf((*plot.Figure)(nil)),
+		"Jitter":        reflect.ValueOf((*plot.Jitter)(nil)),
+		"Level":         reflect.ValueOf((*plot.Level)(nil)),
+		"MachinePoint":  reflect.ValueOf((*plot.MachinePoint)(nil)),
+		"MachineSeries": reflect.ValueOf((*plot.MachineSeries)(nil)),
+		"Unit":          reflect.ValueOf((*plot.Unit)(nil)),
 	}
 }

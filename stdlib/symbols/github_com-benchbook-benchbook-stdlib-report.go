@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/report/report"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AnySlower":         reflect.ValueOf(report.AnySlower),
 		"BaselineBundle":    reflect.ValueOf(report.BaselineBundle),
 		"BaselineText":      reflect.ValueOf(report.BaselineText),
 		"Build":             reflect.ValueOf(report.Build),
@@ -20,8 +21,11 @@ func init() {
 		"CommentaryBundle":  reflect.ValueOf(report.CommentaryBundle),
 		"CommentarySummary": reflect.ValueOf(report.CommentarySummary),
 		"Compare":           reflect.ValueOf(report.Compare),
+		"CompareAs":         reflect.ValueOf(report.CompareAs),
+		"CompareN":          reflect.ValueOf(report.CompareN),
 		"ConditionLines":    reflect.ValueOf(report.ConditionLines),
 		"Entry":             reflect.ValueOf(report.Entry),
+		"ErrTooFew":         reflect.ValueOf(&report.ErrTooFew).Elem(),
 		"HeadlineBundle":    reflect.ValueOf(report.HeadlineBundle),
 		"HeadlineText":      reflect.ValueOf(report.HeadlineText),
 		"MetaKey":           reflect.ValueOf(constant.MakeFromLiteral("\"benchbook\"", token.STRING, 0)),
@@ -40,15 +44,26 @@ func init() {
 		"SummaryWords":      reflect.ValueOf(constant.MakeFromLiteral("120", token.INT, 0)),
 		"SweepCommentary":   reflect.ValueOf(report.SweepCommentary),
 		"SweepPoint":        reflect.ValueOf(report.SweepPoint),
+		"TableLegend":       reflect.ValueOf(constant.MakeFromLiteral("\"+ slower and - faster beyond the floor; ~ dead code (a ratio of clock reads); - alone: not measured there\"", token.STRING, 0)),
 		"TextWidth":         reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),
+		"VerdictMissing":    reflect.ValueOf(constant.MakeFromLiteral("\"missing\"", token.STRING, 0)),
+		"VerdictWithin":     reflect.ValueOf(constant.MakeFromLiteral("\"within the floor\"", token.STRING, 0)),
 		"WithRole":          reflect.ValueOf(report.WithRole),
 
 		// type definitions
-		"BuildEntry":    reflect.ValueOf((*report.BuildEntry)(nil)),
-		"Diff":          reflect.ValueOf((*report.Diff)(nil)),
-		"KernelEntry":   reflect.ValueOf((*report.KernelEntry)(nil)),
-		"SeriesChange":  reflect.ValueOf((*report.SeriesChange)(nil)),
-		"VariantChange": reflect.ValueOf((*report.VariantChange)(nil)),
-		"VariantEntry":  reflect.ValueOf((*report.VariantEntry)(nil)),
+		"BuildEntry":      reflect.ValueOf((*report.BuildEntry)(nil)),
+		"CompareHeadline": reflect.ValueOf((*report.CompareHeadline)(nil)),
+		"Diff":            reflect.ValueOf((*report.Diff)(nil)),
+		"KernelEntry":     reflect.ValueOf((*report.KernelEntry)(nil)),
+		"MachineRun":      reflect.ValueOf((*report.MachineRun)(nil)),
+		"MachineVerdict":  reflect.ValueOf((*report.MachineVerdict)(nil)),
+		"NWay":            reflect.ValueOf((*report.NWay)(nil)),
+		"NWayCell":        reflect.ValueOf((*report.NWayCell)(nil)),
+		"NWayEntryDiff":   reflect.ValueOf((*report.NWayEntryDiff)(nil)),
+		"NWayMachine":     reflect.ValueOf((*report.NWayMachine)(nil)),
+		"NWayRow":         reflect.ValueOf((*report.NWayRow)(nil)),
+		"SeriesChange":    reflect.ValueOf((*report.SeriesChange)(nil)),
+		"VariantChange":   reflect.ValueOf((*report.VariantChange)(nil)),
+		"VariantEntry":    reflect.ValueOf((*report.VariantEntry)(nil)),
 	}
 }

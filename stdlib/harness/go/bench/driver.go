@@ -300,21 +300,14 @@ func (d *driver) cold(name, after string) error {
 	return nil
 }
 
-// clockStats records the smallest non-zero step of the clock and the mean
-// cost of one read over back-to-back reads.
+// clockStats records the clock measured right (clock.go): the median read
+// cost, the mean, the smallest step, and the runs of values spaced deltas
+// took.
 func (d *driver) clockStats() {
-	const n = 200000
-	prev := Now()
-	start, step := prev, int64(0)
-	for i := 0; i < n; i++ {
-		t := Now()
-		if t != prev && (step == 0 || t-prev < step) {
-			step = t - prev
-		}
-		prev = t
-	}
-	d.readCost = float64(prev-start) / n
-	d.record("clock resolution_ns=%d read_cost_ns=%.3f reads=%d source=runtime.nanotime", step, d.readCost, n)
+	median, mean, step := ClockReads(ClockBlocks, ClockBlockReads)
+	d.readCost = median
+	d.record("clock min_step_ns=%d read_cost_ns=%.3f read_cost_mean_ns=%.3f reads=%d spaced=%s source=runtime.nanotime",
+		step, median, mean, ClockBlocks*ClockBlockReads, FrequentRanges(SpacedDeltas(ClockPairs)))
 }
 
 // gaps reads the clock back to back for ms milliseconds and records every
@@ -422,15 +415,25 @@ func predictK(goal, prevK, prevNS, last int64) int64 {
 	return min(k, 1e9)
 }
 
+// calibTimings is how many times calibrate times each candidate (the
+// single pass, then each batch size): their median decides, never one
+// timing, which one interrupt makes too slow (seen: a disturbed pass
+// switched batching off for one point of a sweep).
+const calibTimings = 3
+
+func median3(a, b, c int64) int64 {
+	return max(min(a, b), min(max(a, b), c))
+}
+
 func (d *driver) calibrate(goal int64) {
 	for i, s := range d.slots {
-		k, ns := int64(1), s.v.Once()
+		k, ns := int64(1), median3(s.v.Once(), s.v.Once(), s.v.Once())
 		for ns < goal && k < 1e9 {
 			k = predictK(goal, k, ns, k)
-			ns = s.v.Batch(k)
+			ns = median3(s.v.Batch(k), s.v.Batch(k), s.v.Batch(k))
 		}
 		s.k = k
-		d.record("batch slot=%d variant=%s k=%d ns=%d goal_ns=%d", i, s.v.Name, k, ns, goal)
+		d.record("batch slot=%d variant=%s k=%d ns=%d goal_ns=%d timings=%d", i, s.v.Name, k, ns, goal, calibTimings)
 	}
 }
 
