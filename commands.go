@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/ipynb"
@@ -108,15 +109,31 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	}
 	useToolPath()
 	killOrphans(stderr)
+	root, err := harness.BecomeRoot()
+	if err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	defer root.Stop() // every process started for the kernel, !cmd & too
 	s, err := cells.New(cells.Options{Quick: quick()})
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
+	defer s.Close()
 	wd, err := os.Getwd()
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	return kernel.Run(context.Background(), *conn, engine{s: s, dir: wd}, stderr)
+	// A kernel that jupyter_client started lives in a session of its own:
+	// when the console or server that started it is killed, nothing else
+	// ends it (issue 23 item 10). As ipykernel, it exits when its parent
+	// goes.
+	ctx, stop := harness.ParentWatch(context.Background(), time.Second)
+	defer stop()
+	err = kernel.Run(ctx, *conn, engine{s: s, dir: wd}, stderr)
+	if cause := context.Cause(ctx); errors.Is(cause, harness.ErrParentGone) {
+		fmt.Fprintf(stderr, "benchbook kernel: %v: shutting down\n", cause)
+	}
+	return err
 }
 
 // runEngine adapts a cells.Session to the notebook runner.
@@ -146,6 +163,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = strings.TrimSuffix(in, ".ipynb") + ".executed.ipynb"
 	}
+	killOrphans(stderr)
+	root, err := harness.BecomeRoot()
+	if err != nil {
+		return fmt.Errorf("run: %w", err)
+	}
+	defer root.Stop() // every process started for the run, !cmd & too
 	unlock, err := lockOutput(*out)
 	if err != nil {
 		return err
@@ -155,13 +178,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	killOrphans(stderr)
 	s, err := cells.New(cells.Options{Dir: dir, Quick: quick()})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT, SIGTERM (a scheduler's, a container's stop) and SIGHUP stop
+	// the cell that runs; the notebook so far is written below.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// The outputs so far go to a file beside out after every cell, and out
 	// is written once, at the end: until then it is the previous copy, which
@@ -211,18 +235,19 @@ func killOrphans(stderr io.Writer) {
 // lockOutput makes sure only one benchbook run writes out at a time: two
 // runs of one notebook would write the same executed notebook, and the last
 // would silently replace the other's. The lock is flock(2) on a hidden file
-// beside out, so it goes with a run that is killed; the file stays.
+// beside out (harness.LockFile: a link or another user's file there is
+// refused), so it goes with a run that is killed; the file is removed when
+// the run ends, and by the run's guard when it is killed.
 func lockOutput(out string) (func(), error) {
 	name := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("run: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
+	unlock, err := harness.LockFile(name)
+	if errors.Is(err, harness.ErrLocked) {
 		return nil, fmt.Errorf("run: another benchbook run is writing %s (%s is locked): wait for it, or give this one -o OTHER.ipynb", out, name)
 	}
-	return func() { f.Close() }, nil
+	if err != nil {
+		return nil, fmt.Errorf("run: lock file: %w", err)
+	}
+	return unlock, nil
 }
 
 // splitPositional takes the first argument that is not a flag (or a flag's

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -14,7 +13,8 @@ import (
 // located is a decoded result and where it was found.
 type located struct {
 	Found
-	r *bench.Result
+	r      *bench.Result
+	failed string // why, for a run that failed before it measured anything
 }
 
 // Compare sets the results of a rerun beside those of the published notebook.
@@ -54,6 +54,15 @@ func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.Compare
 	var heads []report.CompareHeadline
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "== %s: published %s, rerun %s\n", p[0].r.Kernel.Name, p[0].Where(), p[1].Where())
+		if p[0].failed != "" || p[1].failed != "" {
+			for i, side := range []string{"published", "rerun"} {
+				if p[i].failed != "" {
+					fmt.Fprintf(&b, "in the %s notebook %s: nothing to compare\n", side, failedNote(p[i].failed))
+				}
+			}
+			b.WriteString("\n")
+			continue
+		}
 		d := report.CompareAs(p[0].r, p[1].r, "the published run", "the rerun")
 		heads = append(heads, d.Headlines...)
 		b.WriteString(d.Text())
@@ -79,14 +88,15 @@ var ErrMalformedResult = errors.New("malformed result")
 func decodeAll(nb *Notebook, side string) ([]located, error) {
 	var out []located
 	for _, f := range Results(nb) {
-		if err := schema.ValidateResult(f.Value); err != nil {
+		failed, err := checkSchema(f.Value) // a run that failed before it measured is not malformed
+		if err != nil {
 			return nil, fmt.Errorf("%w: %s notebook, %s: %s", ErrMalformedResult, side, f.Where(), schemaError(err))
 		}
 		r, err := decodeResult(f.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s notebook, %s: the result cannot be read: %w", side, f.Where(), err)
 		}
-		out = append(out, located{Found: f, r: r})
+		out = append(out, located{Found: f, r: r, failed: failed})
 	}
 	return out, nil
 }

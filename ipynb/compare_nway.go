@@ -82,6 +82,10 @@ func CompareN(m Machines) (NWayResult, error) {
 				missing = append(missing, m.Labels[i])
 				continue
 			}
+			if l.failed != "" { // nothing measured to compare (verify_failed.go)
+				missing = append(missing, m.Labels[i]+", where "+failedNote(l.failed))
+				continue
+			}
 			if i == m.Ref {
 				ref = len(runs)
 			}

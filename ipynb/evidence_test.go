@@ -335,36 +335,69 @@ func TestVerifyFindings(t *testing.T) {
 	}
 }
 
-// TestVerifyOtherWording: text written by another text version that reads
-// differently now is a note naming the first difference, not a mismatch;
-// its numbers are checked all the same. The same text claimed by this
-// version is a mismatch.
-func TestVerifyOtherWording(t *testing.T) {
-	for _, tc := range []struct {
-		version int
-		ok      bool
-		says    string
+// TestVerifyTextVersion (issue 23 item 5): verify holds to the letter the
+// text of the one version it renders; a result that claims another
+// text_version (an older one, a later one, one that never existed) or
+// none (the key deleted) fails, with its commentary, a table ratio and a
+// finding rewritten and also with its text untouched, and the edited
+// numbers are named all the same. The same edits under this version are
+// mismatches naming each.
+func TestVerifyTextVersion(t *testing.T) {
+	edits := []struct {
+		name string
+		edit func(nb *Notebook)
+		says string
 	}{
-		{bench.TextVersion + 1, true, fmt.Sprintf(": ok; its text was written by text version %d and this benchbook (text version %d) words the same numbers differently, first: ", bench.TextVersion+1, bench.TextVersion)},
-		{0, true, "by a benchbook from before text versions"},
-		{bench.TextVersion, false, ": MISMATCH: cell 1 output 2 text/markdown (commentary) line "},
-	} {
-		r := honest(3)
-		r.TextVersion = tc.version
-		nb := resultNotebook(t, r)
-		data := nb.Cells[1].Outputs[2].Data
-		data[display.MIMEMarkdown] = strings.Replace(data[display.MIMEMarkdown].(string), "**Dead code.**", "**Dead code, reworded.**", 1)
-		ok, out := verifyOut(t, roundTrip(t, nb))
-		if ok != tc.ok || !strings.Contains(out, tc.says) || !strings.Contains(out, "reworded") {
-			t.Errorf("text version %d: ok %v, want %v and %q quoting the difference:\n%s", tc.version, ok, tc.ok, tc.says, out)
-		}
-		// The numbers are held to the letter whatever the version.
-		res := nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
-		res["comparisons"].([]any)[0].(map[string]any)["ratio"] = 9.5
-		if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, "ratio is 9.5") {
-			t.Errorf("text version %d, a ratio edited: ok %v\n%s", tc.version, ok, out)
+		{"nothing edited", func(*Notebook) {}, ""},
+		{"the commentary", func(nb *Notebook) {
+			data := nb.Cells[1].Outputs[2].Data
+			data[display.MIMEMarkdown] = strings.Replace(data[display.MIMEMarkdown].(string), "**Dead code.**", "**Dead code, reworded.**", 1)
+		}, "reworded"},
+		{"a finding", func(nb *Notebook) {
+			f0 := resultOf(nb)["findings"].([]any)[0].(map[string]any)
+			f0["text"] = strings.Replace(f0["text"].(string), "dead", "live", 1)
+		}, "findings[0]"},
+		{"a ratio", func(nb *Notebook) {
+			resultOf(nb)["comparisons"].([]any)[0].(map[string]any)["ratio"] = 9.5
+		}, "ratio is 9.5"},
+	}
+	for _, version := range []any{1, bench.TextVersion - 1, bench.TextVersion + 1, 999, "deleted"} {
+		for _, e := range edits {
+			r := honest(3)
+			nb := resultNotebook(t, r)
+			res := resultOf(nb)
+			if version == "deleted" {
+				delete(res, "text_version")
+			} else {
+				res["text_version"] = version
+			}
+			e.edit(nb)
+			ok, out := verifyOut(t, roundTrip(t, nb))
+			want := fmt.Sprintf("text_version is %v, and this benchbook knows and holds to the letter only text version %d", version, bench.TextVersion)
+			if version == "deleted" {
+				want = "text_version is missing"
+			}
+			if ok || !strings.Contains(out, want) || !strings.Contains(out, e.says) {
+				t.Errorf("text_version %v, %s edited: ok %v, want a failure saying %q and %q:\n%s", version, e.name, ok, want, e.says, out)
+			}
 		}
 	}
+	for _, e := range edits[1:] {
+		nb := resultNotebook(t, honest(3))
+		e.edit(nb)
+		if ok, out := verifyOut(t, roundTrip(t, nb)); ok || !strings.Contains(out, "MISMATCH") || !strings.Contains(out, e.says) ||
+			strings.Contains(out, "text_version is") {
+			t.Errorf("this text version, %s edited: ok %v\n%s", e.name, ok, out)
+		}
+	}
+	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, honest(3)))); !ok {
+		t.Errorf("an honest notebook:\n%s", out)
+	}
+}
+
+// resultOf is the result entry of the notebook resultNotebook makes.
+func resultOf(nb *Notebook) map[string]any {
+	return nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
 }
 
 // TestVerifyByRole: in a notebook whose outputs carry their role, verify

@@ -71,11 +71,8 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 	}
 	ok = true
 	for _, f := range found {
-		desc, problems, note := check(nb, f)
+		desc, problems := check(nb, f)
 		line := f.Where() + ": " + desc + ": ok"
-		if note != "" {
-			line += "; " + note
-		}
 		if len(problems) > 0 {
 			ok = false
 			if len(problems) > maxProblems {
@@ -93,25 +90,29 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 // check verifies one result and describes it. Integers that a JavaScript
 // save would round are named first; a result that does not match the schema
 // is not checked further: the schema error names the field. The text shown
-// with it (tables, commentary, findings) is held to the letter when it is of
-// this benchbook's TextVersion; of another version, a difference is a note
-// that names it, not a problem.
-func check(nb *Notebook, f Found) (desc string, problems []string, note string) {
+// with it (tables, commentary, findings) is held to the letter; a result
+// whose text_version is not this benchbook's TextVersion, or that has
+// none, fails (unknownWording).
+func check(nb *Notebook, f Found) (desc string, problems []string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
-	if err := schema.ValidateResult(f.Value); err != nil {
-		return desc, append(problems, schemaError(err)), ""
+	failed, err := checkSchema(f.Value) // verify_failed.go
+	if err != nil {
+		return desc, append(problems, schemaError(err))
 	}
 	r, err := decodeResult(f.Value)
 	if err != nil {
-		return desc, append(problems, "cannot be read as a result: "+err.Error()), ""
+		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	desc = describe(r)
+	if failed != "" {
+		desc += "; " + failedNote(failed)
+	}
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
 	shown, err := decodeResult(f.Value)
 	if err != nil {
-		return desc, append(problems, "cannot be read as a result: "+err.Error()), ""
+		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	problems = append(problems, checkSummaries(r)...)
 	problems = append(problems, checkComparisons(r)...)
@@ -127,10 +128,10 @@ func check(nb *Notebook, f Found) (desc string, problems []string, note string) 
 	// verify_fingerprint.go
 	problems = append(problems, checkFingerprint(r)...)
 	text := append(checkFindings(shown), checkRendered(nb, f, shown)...)
-	if shown.TextVersion == bench.TextVersion || len(text) == 0 {
-		return desc, append(problems, text...), ""
+	if shown.TextVersion != bench.TextVersion {
+		return desc, append(problems, unknownWording(shown.TextVersion, text))
 	}
-	return desc, problems, otherWording(shown.TextVersion, text)
+	return desc, append(problems, text...)
 }
 
 // checkFindings recomputes the findings from the result as stored: the
@@ -173,15 +174,25 @@ func findingText(f, other bench.Finding) string {
 	return f.Kind + v + " " + excerpt(f.Text, other.Text)
 }
 
-// otherWording is the note on text written by another TextVersion that
-// this benchbook words differently: the numbers were checked; the first
-// difference is named, so an edit shows as plainly as a rewording.
-func otherWording(version int, text []string) string {
-	by := fmt.Sprintf("text version %d", version)
+// unknownWording is the problem of a result whose text_version is not
+// this benchbook's: verify holds the text of the one version it renders
+// to the letter, and text of any other (an older one, a later one, one
+// that never existed, none at all) cannot be held to anything, so an edit
+// of the commentary, a table or the findings would pass. It is a failure,
+// whether the text reads as this version's or not; the numbers are
+// checked all the same. The first difference from this version's wording
+// is named.
+func unknownWording(version int, text []string) string {
+	what := fmt.Sprintf("text_version is %d", version)
 	if version == 0 {
-		by = "a benchbook from before text versions"
+		what = "text_version is missing"
 	}
-	return fmt.Sprintf("its text was written by %s and this benchbook (text version %d) words the same numbers differently, first: %s", by, bench.TextVersion, text[0])
+	diff := "its text reads as this version's"
+	if len(text) > 0 {
+		diff = "first difference from this version's wording: " + text[0]
+	}
+	return fmt.Sprintf("%s, and this benchbook knows and holds to the letter only text version %d: the tables, commentary and findings cannot be checked against the numbers (verify it with the benchbook that wrote it; %s)",
+		what, bench.TextVersion, diff)
 }
 
 // schemaError is a schema error on one line, naming the schema but not its

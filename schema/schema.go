@@ -7,7 +7,9 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -90,3 +92,44 @@ func (e *ResultError) Unwrap() error { return e.Err }
 
 // ValidateBuild checks a build entry against build.schema.json.
 func ValidateBuild(v any) error { return validate("build.schema.json", v) }
+
+// Deviation is one place where a result departs from a schema: the
+// schema, the location of the value in the result (JSON Pointer tokens),
+// the keyword that fails there ("Type", "Required", "ExclusiveMinimum",
+// ...) and the validator's message.
+type Deviation struct {
+	Schema   string
+	Location []string
+	Keyword  string
+	Message  string
+}
+
+// ResultDeviations lists every place where v departs from
+// result.schema.json and result.ext.schema.json (the leaves of the
+// validators' errors); none for a valid result.
+func ResultDeviations(v any) ([]Deviation, error) {
+	var out []Deviation
+	for _, name := range []string{"result.schema.json", "result.ext.schema.json"} {
+		err := validate(name, v)
+		var ve *jsonschema.ValidationError
+		switch {
+		case err == nil:
+			continue
+		case !errors.As(err, &ve):
+			return nil, err
+		}
+		var walk func(e *jsonschema.ValidationError)
+		walk = func(e *jsonschema.ValidationError) {
+			if len(e.Causes) == 0 {
+				out = append(out, Deviation{Schema: name, Location: e.InstanceLocation,
+					Keyword: strings.TrimPrefix(fmt.Sprintf("%T", e.ErrorKind), "*kind."), Message: e.Error()})
+				return
+			}
+			for _, c := range e.Causes {
+				walk(c)
+			}
+		}
+		walk(ve)
+	}
+	return out, nil
+}

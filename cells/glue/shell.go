@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // runShell runs a "!" line with /bin/sh -c in its own process group, its
@@ -23,12 +25,19 @@ func (s *Session) runShell(c *cellRun, seg segment) *Error {
 	cmd.Stdin = s.stdin
 	cmd.Stdout = s.stdout.w
 	cmd.Stderr = s.stderr.w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 	cmd.WaitDelay = time.Second
-	err := cmd.Run()
+	// Started from the thread that lives as long as this process, so that
+	// Pdeathsig fires only when it dies; what the line leaves running
+	// (!cmd &) carries the kernel's root and dies with the kernel
+	// (harness/root.go).
+	err := harness.StartCmd(cmd)
+	if err == nil {
+		err = cmd.Wait()
+	}
 	s.syncStreams()
 	if c.ctx.Err() != nil {
 		return s.interrupted(c, seg.line, "")

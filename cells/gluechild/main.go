@@ -3,6 +3,7 @@ package gluechild
 import (
 	"fmt"
 	"os"
+	"syscall"
 )
 
 // EnvChild marks the child process: a test binary that re-executes itself
@@ -28,6 +29,10 @@ func Main(options SessionOptions) int {
 	if err := l.apply(); err != nil {
 		fmt.Fprintln(os.Stderr, "benchbook glue-child: warning:", err)
 	}
+	// Not inherited by what a cell starts: a shell line's background job
+	// holding fd 4 would keep the parent waiting for the child's end.
+	syscall.CloseOnExec(fdIn)
+	syscall.CloseOnExec(fdOut)
 	in, out := os.NewFile(fdIn, "glue-in"), os.NewFile(fdOut, "glue-out")
 	if err := Serve(in, out, options); err != nil {
 		fmt.Fprintln(os.Stderr, "benchbook glue-child (started by benchbook itself, with its pipes on fds 3 and 4):", err)

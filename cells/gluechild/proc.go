@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // proc is one child process and the parent's end of its pipes.
@@ -62,7 +63,7 @@ func startProc(opt Options, lim Limits, handle Handler, onState func(*glue.State
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err == nil {
-		err = cmd.Start()
+		err = harness.StartCmd(cmd) // from the thread that lives as long as this process: Pdeathsig
 	}
 	inR.Close()
 	outW.Close()

@@ -2,9 +2,9 @@ package bench
 
 import (
 	"math"
-	"sort"
 
 	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // Finding kinds.
@@ -214,22 +214,10 @@ func FrequencyMHz(r *Result) (mhz float64, estimated bool) {
 }
 
 // PairDifference returns the q quantile of the relative differences of all
-// pairs of single samples: (larger - smaller) / smaller.
+// pairs of single samples: (larger - smaller) / smaller, pairs whose
+// smaller sample is not positive left out. It selects the quantile without
+// storing the n(n-1)/2 differences: O(n log n) time, O(n) memory
+// (stats.PairDifferenceQuantile).
 func PairDifference(x []float64, q float64) float64 {
-	s := append([]float64(nil), x...)
-	sort.Float64s(s)
-	var diffs []float64
-	for i := 0; i < len(s); i++ {
-		for j := i + 1; j < len(s); j++ {
-			if s[i] > 0 {
-				diffs = append(diffs, (s[j]-s[i])/s[i])
-			}
-		}
-	}
-	if len(diffs) == 0 {
-		return 0
-	}
-	sort.Float64s(diffs)
-	idx := int(math.Ceil(q*float64(len(diffs)))) - 1
-	return diffs[max(idx, 0)]
+	return stats.PairDifferenceQuantile(x, q)
 }

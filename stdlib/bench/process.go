@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,13 +125,22 @@ func (r *runner) execBin(ctx context.Context, bin, label string, args ...string)
 	if cause != nil {
 		return p, cause
 	}
+	failed := waitErr != nil || readErr != nil || len(recs) == 0 || recs[len(recs)-1].Kind != "done"
+	if failed {
+		// The process writes its records as it measures: on a full disk
+		// its writes fail and it ends without them, which is not its fault.
+		if errno := noSpaceIn(filepath.Dir(p.File)); errno != nil {
+			return p, fmt.Errorf("%s: %w; the benchmark process could not write its records, so the run stopped: free some space and run again",
+				label, diskFullError(p.File, errno))
+		}
+	}
 	if err := exitError(label, waitErr, p); err != nil {
 		return p, err
 	}
 	if readErr != nil {
 		return p, fmt.Errorf("%s: %w", label, readErr)
 	}
-	if len(recs) == 0 || recs[len(recs)-1].Kind != "done" {
+	if failed {
 		return p, fmt.Errorf("%s: the kernel exited without finishing its passes%s", label, outputTail(p.Output))
 	}
 	return p, nil
@@ -178,16 +188,27 @@ func outputTail(s string) string {
 	return "; its last output:\n" + strings.Join(lines, "\n")
 }
 
+// maxRecordFile bounds a record file: far more than MaxReps passes of the
+// largest records take, so that recover never reads without end.
+const maxRecordFile = 1 << 30
+
+// readRecordFile reads the records of one process. The file must be a
+// regular file, not a link (a FIFO or /dev/urandom in its place would hang
+// the reader or never end: harness.OpenRegular), of at most maxRecordFile
+// bytes. A missing file has no records.
 func readRecordFile(path string) ([]harness.Record, error) {
-	f, err := os.Open(path)
+	f, err := harness.OpenRegular(path)
 	if err != nil {
-		if os.IsNotExist(err) {
+		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
 	defer f.Close()
-	rr := harness.NewRecordReader(f)
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxRecordFile {
+		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), maxRecordFile)
+	}
+	rr := harness.NewRecordReader(io.LimitReader(f, maxRecordFile))
 	var recs []harness.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())

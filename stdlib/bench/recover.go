@@ -47,7 +47,7 @@ func Recover(dir string) (*Result, error) {
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		return nil, fmt.Errorf("%s has its %s: %w; recover is for a run that was killed", dir, ResultFile, ErrFinished)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, RunFile))
+	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), maxRecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w (a run writes it once its measuring begins)", err)
 	}
@@ -76,18 +76,18 @@ func Recover(dir string) (*Result, error) {
 // collectFiles reads every record file of the folder, in the order the
 // processes ran, and gives each to the collector of its phase.
 func (r *runner) collectFiles() error {
-	files, err := filepath.Glob(filepath.Join(r.dir, "p[0-9][0-9][0-9]-*.txt"))
+	files, err := recordFiles(r.dir)
 	if err != nil {
 		return err
 	}
-	sort.Strings(files)
 	var pairs []*proc
-	for _, f := range files {
+	for _, rf := range files {
+		f := rf.path
 		recs, err := readRecordFile(f)
 		if err != nil {
 			return fmt.Errorf("recover: %s: %w", filepath.Base(f), err)
 		}
-		p := &proc{Label: strings.TrimSuffix(filepath.Base(f)[len("p000-"):], ".txt"), File: f, Records: recs}
+		p := &proc{Label: rf.label, File: f, Records: recs}
 		if strings.HasPrefix(p.Label, "interleaved-") {
 			pairs = append(pairs, p) // the new build's processes of a before/after
 			continue
@@ -126,4 +126,33 @@ func (r *runner) collectProc(p *proc) error {
 		collectFresh(r.data.fresh, v, p, r.addChecksum)
 	}
 	return nil // the baseline's processes are not collected
+}
+
+// recordFile is the record file of the n-th process of a run (pNNN-LABEL.txt,
+// newProc's name: three digits or more).
+type recordFile struct {
+	path, label string
+	n           int
+}
+
+// recordFiles lists the record files of dir in the order the processes
+// ran: by number, which has more than three digits past the 999th
+// process (a run of reps=30000 has 6000 blocks).
+func recordFiles(dir string) ([]recordFile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
+	var out []recordFile
+	for _, e := range entries {
+		name := e.Name()
+		num, label, ok := strings.Cut(strings.TrimPrefix(name, "p"), "-")
+		n, err := strconv.Atoi(num)
+		if !strings.HasPrefix(name, "p") || !ok || err != nil || len(num) < 3 || !strings.HasSuffix(label, ".txt") {
+			continue
+		}
+		out = append(out, recordFile{path: filepath.Join(dir, name), label: strings.TrimSuffix(label, ".txt"), n: n})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].n < out[j].n })
+	return out, nil
 }

@@ -37,6 +37,9 @@ type Result struct {
 	Phases []Phase `json:"phases,omitempty"`
 	// RawFile is where the raw samples were written before anything was shown.
 	RawFile string `json:"raw_file,omitempty"`
+	// ResultNotWritten says why ResultFile could not be written in RawFile
+	// (a full disk); empty when it was.
+	ResultNotWritten string `json:"result_not_written,omitempty"`
 	// Sweep, in a result of sweep=, is its point (sweep.go).
 	Sweep *SweepPoint `json:"sweep,omitempty"`
 	// RoundBlock is, per interleaved round, the block that took it: the

@@ -149,8 +149,15 @@ func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
 		r.res.Error = runErr.Error()
 	}
 	r.assemble()
-	if err := r.save(); err != nil && runErr == nil {
-		runErr = err
+	if err := r.save(); err != nil {
+		// Said with the result, so that nothing shown claims the file
+		// (the folder is new: the file is there only if save wrote it).
+		if _, serr := os.Lstat(filepath.Join(r.dir, ResultFile)); serr != nil {
+			r.res.ResultNotWritten = err.Error()
+		}
+		if runErr == nil || !errors.Is(runErr, ErrDiskFull) {
+			runErr = errors.Join(runErr, err)
+		}
 	}
 	if runErr == nil {
 		runErr = r.checksumError()
@@ -241,7 +248,9 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 // rawDir makes the folder that holds this run's raw records and result, in
 // base (a results folder beside the notebook) or the user cache: a new
 // folder, created exclusively (two runs started in the same millisecond get
-// two), private to the user (0700).
+// two), private to the user (0700). base must be a folder of this user's,
+// not a link (harness.OwnDir), and the new folder is made in it without
+// following one (harness.MkdirIn).
 func rawDir(base, kernel string) (string, error) {
 	if base == "" {
 		cache, err := harness.DefaultCacheDir()
@@ -250,15 +259,14 @@ func rawDir(base, kernel string) (string, error) {
 		}
 		base = filepath.Join(cache, "results")
 	}
-	if err := os.MkdirAll(base, 0o700); err != nil {
+	if err := harness.OwnDir(base); err != nil {
 		return "", fmt.Errorf("results folder: %w", err)
 	}
 	stamp := strings.ReplaceAll(time.Now().Format("20060102-150405.000"), ".", "-")
 	for range 10 {
 		var suffix [4]byte
 		_, _ = rand.Read(suffix[:])
-		dir := filepath.Join(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
-		err := os.Mkdir(dir, 0o700)
+		dir, err := harness.MkdirIn(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
 		if err == nil {
 			return dir, nil
 		}

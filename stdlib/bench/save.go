@@ -39,8 +39,17 @@ func (r *runner) save() error {
 }
 
 // WriteFileAtomic writes data to a temporary file in path's folder and
-// renames it over path, so that a reader never sees half a file.
+// renames it over path, so that a reader never sees half a file. A write
+// that finds no space is an error wrapping ErrDiskFull that names path.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	err := writeFileAtomic(path, data, perm)
+	if isNoSpace(err) {
+		return diskFullError(path, err)
+	}
+	return err
+}
+
+func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
 	if err != nil {

@@ -40,6 +40,44 @@ func DefaultFlags(lang string) []string {
 	return []string{}
 }
 
+// checkOutputFlags refuses a flag that names where the binary goes (-o
+// PATH, -o=PATH, for C also -oPATH, --output, -Wl,-o,PATH, -Xlinker -o),
+// before anything is built: benchbook writes the binary into its build
+// cache and runs it from there; a second -o would make the compiler write
+// it elsewhere, outside the cache, and the build fail after it was written.
+func checkOutputFlags(lang string, flags []string) error {
+	refuse := func(f string) error {
+		return &Error{Stage: "flags", Message: fmt.Sprintf(
+			"the flag %s names an output file: benchbook writes the binary into its build cache and runs it from there, so an output flag cannot be given; remove %s from the magic line", f, f)}
+	}
+	isOutput := func(f string) bool {
+		name, _, _ := strings.Cut(f, "=")
+		if name == "-o" || name == "--o" {
+			return true
+		}
+		// gcc takes -oPATH and --output; no other option of gcc or ld
+		// starts with -o (Go's -overlay does, hence C only).
+		return lang == "c" && (name == "--output" || strings.HasPrefix(f, "-o"))
+	}
+	for i, f := range flags {
+		switch {
+		case isOutput(f) && (f == "-o" || f == "--o" || f == "--output") && i+1 < len(flags):
+			return refuse(f + " " + flags[i+1])
+		case isOutput(f):
+			return refuse(f)
+		case lang == "c" && strings.HasPrefix(f, "-Wl,"):
+			for _, p := range strings.Split(strings.TrimPrefix(f, "-Wl,"), ",") {
+				if isOutput(p) {
+					return refuse(f)
+				}
+			}
+		case lang == "c" && f == "-Xlinker" && i+1 < len(flags) && isOutput(flags[i+1]):
+			return refuse(f + " " + flags[i+1])
+		}
+	}
+	return nil
+}
+
 // Variant is one timed function of a built kernel.
 type Variant struct {
 	Name     string       `json:"name"`
@@ -91,9 +129,16 @@ type Kernel struct {
 	Source       string `json:"source"`
 	Label        string `json:"label"`
 
-	// Inputs are what Key is a hash of (see cacheInputs): two builds of a
-	// kernel differ by the inputs that differ.
+	// Inputs are what Key is a hash of (see cacheInputs; "deps" is the
+	// digest of Deps): two builds of a kernel differ by the inputs that
+	// differ.
 	Inputs map[string]string `json:"inputs,omitempty"`
+	// Deps are the files outside the build folder that reached the binary
+	// (deps.go), each with its hash.
+	Deps []Dep `json:"-"`
+	// Rebuilt says which of the files that reached the previous build of
+	// the same cell changed, when that is why it was built again.
+	Rebuilt string `json:"-"`
 }
 
 // Variant returns the variant named name.
@@ -205,6 +250,9 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if flags == nil {
 		flags = DefaultFlags(spec.Lang)
 	}
+	if err := checkOutputFlags(spec.Lang, flags); err != nil {
+		return nil, err
+	}
 	compiler, path, err := tc.identity(ctx)
 	if err != nil {
 		return nil, err
@@ -218,6 +266,9 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
 	}
+	// Removed on return, or by the guard when this process is killed
+	// first (root.go).
+	defer Track("dir", dir)()
 	defer os.RemoveAll(dir)
 	compileSpec := spec
 	compileSpec.Label = compileLabel
@@ -231,7 +282,6 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	}
 	inputs := cacheInputs(spec, flags, compiler, path)
 	inputs["generated"] = generated
-	key := cacheKey(inputs)
 	cacheDir := spec.CacheDir
 	if cacheDir == "" {
 		if cacheDir, err = DefaultCacheDir(); err != nil {
@@ -240,22 +290,70 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	}
 	// Entries are never deleted: the previous build of a kernel stays
 	// runnable beside the new one, for a before/after measured in one run.
-	entry := filepath.Join(cacheDir, "build", key)
-	k, ok, distrust := loadCached(entry)
-	if ok {
-		k.Name, k.Label, k.Cached, k.Source, k.Inputs = spec.Name, spec.Label, true, spec.Code, inputs
+	// The cell's own inputs name a manifest of the entries built from them,
+	// each with the files outside the build that reached it (deps.go).
+	c := cacheLookup{dir: cacheDir, manifest: manifestPath(cacheDir, cacheKey(inputs)), h: hasher{}}
+	if k := c.find(); k != nil {
+		k.Name, k.Label, k.Cached, k.Source = spec.Name, spec.Label, true, spec.Code
+		k.Inputs = withDeps(inputs, k.Deps)
 		relabel(k, spec.Label)
 		return k, nil
 	}
 	p := prepared{dir: dir, variants: variants, setup: setup}
-	if k, err = compileAndStore(ctx, tc, spec, p, flags, compiler, path, inputs, key, entry, distrust); err != nil {
+	k, err := compileAndStore(ctx, tc, spec, p, flags, compiler, path, inputs, &c)
+	if err != nil {
 		return nil, err
 	}
-	if distrust != "" {
-		k.CacheWarning = fmt.Sprintf("the cache entry %s was not trusted and was rebuilt: %s", entry, distrust)
+	k.Rebuilt = c.changed
+	if c.distrust != "" {
+		k.CacheWarning = fmt.Sprintf("the cache entry %s was not trusted and was rebuilt: %s", c.distrustEntry, c.distrust)
 		k.Warnings = strings.TrimSpace(k.CacheWarning + "\n" + k.Warnings)
 	}
 	return k, nil
+}
+
+// cacheLookup is the search of a build's manifest for an entry whose deps
+// are unchanged, and what it found on the way.
+type cacheLookup struct {
+	dir, manifest string
+	h             hasher
+	changed       string // which deps of the latest entry changed, in words
+	distrust      string // why an entry whose deps matched was not trusted
+	distrustEntry string
+}
+
+// find returns the kernel of the first entry of the manifest whose deps
+// all hash as they did and that can be trusted, or nil.
+func (c *cacheLookup) find() *Kernel {
+	for i, e := range loadManifest(c.manifest).Entries {
+		if what := changes(e.Deps, c.h); what != "" {
+			if i == 0 {
+				c.changed = what
+			}
+			continue
+		}
+		entry := filepath.Join(c.dir, "build", e.Key)
+		k, ok, distrust := loadCached(entry)
+		if ok {
+			k.Deps = e.Deps
+			return k
+		}
+		if distrust != "" && c.distrust == "" {
+			c.distrust, c.distrustEntry = distrust, entry
+		}
+	}
+	return nil
+}
+
+// withDeps is the inputs with the digest of the deps: what an entry's key
+// is a hash of.
+func withDeps(inputs map[string]string, deps []Dep) map[string]string {
+	in := make(map[string]string, len(inputs)+1)
+	for k, v := range inputs {
+		in[k] = v
+	}
+	in["deps"] = depsDigest(deps)
+	return in
 }
 
 // prepared is what the toolchain wrote for a build (prepare) and found in
@@ -267,10 +365,13 @@ type prepared struct {
 }
 
 // compileAndStore compiles what p holds, analyses it and stores it in the
-// cache entry; an entry that was not trusted (distrust says why) is
-// replaced.
+// cache under a key of its inputs and the files the build read (deps),
+// with its entry first in the manifest; an entry of that key that was not
+// trusted is replaced. A build whose deps are not known (the compiler gave
+// no list, or a file changed while it ran) is stored under a key no lookup
+// finds, and the warnings say it will be built again.
 func compileAndStore(ctx context.Context, tc toolchain, spec Spec, p prepared, flags []string, compiler, path string, inputs map[string]string,
-	key, entry, distrust string) (*Kernel, error) {
+	c *cacheLookup) (*Kernel, error) {
 	// The label (Cell[3], a new one at each execution) names the cell in
 	// messages only: the compiler sees a fixed file name in its #line and
 	// //line directives, which would put the label in the binary (Go's
@@ -285,9 +386,21 @@ func compileAndStore(ctx context.Context, tc toolchain, spec Spec, p prepared, f
 	if err != nil {
 		return nil, relabelError(err, labelled.Label)
 	}
+	deps, depErr := buildDeps(ctx, tc, spec, flags, dir, start, c.h)
+	if depErr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		warnings = strings.TrimSpace(fmt.Sprintf("not cached, built again next time: %v\n%s", depErr, warnings))
+	}
 	k := &Kernel{Name: spec.Name, Lang: spec.Lang, Compiler: compiler, CompilerPath: path, Flags: flags,
-		SourceSHA256: sha256Hex([]byte(spec.Code)), Key: key, Inputs: inputs, Setup: setup, Warnings: warnings,
+		SourceSHA256: sha256Hex([]byte(spec.Code)), Inputs: withDeps(inputs, deps), Deps: deps, Setup: setup, Warnings: warnings,
 		Source: spec.Code, Label: compileLabel, Variants: variants}
+	if depErr != nil {
+		k.Inputs["deps"] = "unknown " + newTag()
+	}
+	k.Key = cacheKey(k.Inputs)
+	entry := filepath.Join(c.dir, "build", k.Key)
 	if k.BinarySHA256, err = fileSHA256(out); err != nil {
 		return nil, err
 	}
@@ -295,12 +408,40 @@ func compileAndStore(ctx context.Context, tc toolchain, spec Spec, p prepared, f
 		return nil, err
 	}
 	k.BuildMS = float64(time.Since(start).Microseconds()) / 1000
+	_, _, distrust := loadCached(entry)
 	if err := store(entry, out, k, distrust != ""); err != nil {
 		return nil, err
+	}
+	if depErr == nil {
+		if err := saveManifest(c.manifest, manifestEntry{Key: k.Key, Deps: deps}); err != nil {
+			return nil, err
+		}
 	}
 	k.Label = labelled.Label
 	relabel(k, labelled.Label)
 	return k, nil
+}
+
+// buildDeps lists and hashes the files outside dir that the build that
+// started at start read: those the toolchain names and those the flags
+// name. It fails when the toolchain cannot say, or when one of them was
+// changed after the build started (the binary may hold either version).
+func buildDeps(ctx context.Context, tc toolchain, spec Spec, flags []string, dir string, start time.Time, h hasher) ([]Dep, error) {
+	dl, ok := tc.(depLister)
+	if !ok {
+		return nil, errNoDepList
+	}
+	paths, err := dl.deps(ctx, spec, flags, dir)
+	if err != nil {
+		return nil, err
+	}
+	deps := hashDeps(append(flagFiles(flags), paths...), dir, h)
+	for _, d := range deps {
+		if fi, err := os.Stat(d.Path); err == nil && !fi.ModTime().Before(start) {
+			return nil, fmt.Errorf("%s %s changed while the kernel was built", depKind(d.Path), d.Path)
+		}
+	}
+	return deps, nil
 }
 
 // compileLabel is the file name the compiler sees for every cell.
@@ -508,6 +649,7 @@ func store(entry, binary string, k *Kernel, replace bool) error {
 	if err != nil {
 		return fmt.Errorf("build cache: %w", err)
 	}
+	defer Track("dir", tmp)()
 	defer os.RemoveAll(tmp)
 	if err := copyFile(binary, filepath.Join(tmp, "kernel"), 0o700); err != nil {
 		return fmt.Errorf("build cache: %w", err)

@@ -91,21 +91,26 @@ func stripCComment(line string) string {
 
 var unrecognizedRE = regexp.MustCompile(`(?:unrecognized command[- ]line option|unknown argument|unrecognized option|invalid argument)[^'"‘]*['"‘]([^'"’]+)['"’]`)
 
+// The dependency lists a C build writes in its folder: the headers every
+// translation unit read (gcc's SUNPRO_DEPENDENCIES, system headers
+// included, appended unit by unit) and the files the linker read (ld's
+// --dependency-file).
+const (
+	ccDepFile = ".bbdeps-cc.d"
+	ldDepFile = ".bbdeps-ld.d"
+)
+
 func (cToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, out string) (string, error) {
 	_, path, err := cToolchain{}.identity(ctx)
 	if err != nil {
 		return "", err
 	}
-	args := append(append([]string{}, flags...), "-I", dir, "-o", out, filepath.Join(dir, "cell.c"),
-		filepath.Join(dir, "driver.c"), "-lm")
-	cmd := command(dir, path, args...)
-	// The compiler's temporary files go to the build folder, which is
-	// removed whatever happens, even when cc is killed before its cleanup.
-	cmd.Env = append(cmd.Env, "TMPDIR="+dir)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = RunProc(ctx, cmd)
-	msg := tidyCompilerOutput(buf.String(), dir)
+	msg, err := runCC(ctx, path, flags, dir, out, true)
+	if err != nil && ctx.Err() == nil && strings.Contains(msg, "dependency-file") {
+		// A linker without --dependency-file: built all the same, and
+		// deps says that the list is missing.
+		msg, err = runCC(ctx, path, flags, dir, out, false)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -116,6 +121,38 @@ func (cToolchain) compile(ctx context.Context, spec Spec, flags []string, dir, o
 		return "", &Error{Stage: "compile", Line: firstErrorLine(msg, spec.Label), Message: msg}
 	}
 	return msg, nil
+}
+
+// runCC runs the compiler once on the cell and the driver, with the
+// linker's dependency list when linkDeps is set.
+func runCC(ctx context.Context, path string, flags []string, dir, out string, linkDeps bool) (string, error) {
+	_ = os.Remove(filepath.Join(dir, ccDepFile))
+	args := append(append([]string{}, flags...), "-I", dir, "-o", out, filepath.Join(dir, "cell.c"),
+		filepath.Join(dir, "driver.c"), "-lm")
+	if linkDeps {
+		args = append(args, "-Wl,--dependency-file="+ldDepFile)
+	}
+	cmd := command(dir, path, args...)
+	// The compiler's temporary files go to the build folder, which is
+	// removed whatever happens, even when cc is killed before its cleanup.
+	cmd.Env = append(cmd.Env, "TMPDIR="+dir, "SUNPRO_DEPENDENCIES="+ccDepFile)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := RunProc(ctx, cmd)
+	return tidyCompilerOutput(buf.String(), dir), err
+}
+
+// deps are the files the compiler and the linker said they read.
+func (cToolchain) deps(_ context.Context, _ Spec, _ []string, dir string) ([]string, error) {
+	cc, err := readDepFile(dir, ccDepFile)
+	if err != nil {
+		return nil, err
+	}
+	ld, err := readDepFile(dir, ldDepFile)
+	if err != nil {
+		return nil, fmt.Errorf("the linker: %w", err)
+	}
+	return append(cc, ld...), nil
 }
 
 // tidyCompilerOutput makes the compiler's words about the harness read in the

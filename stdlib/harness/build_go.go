@@ -331,3 +331,42 @@ func (goToolchain) disassemble(ctx context.Context, binary string) (map[string]a
 	funcs, err := asm.All(bytes.NewReader(out), asm.Go)
 	return funcs, "go tool objdump", err
 }
+
+// goListTemplate prints every file of every package a build of the module
+// compiles or reads (its sources, build-constrained-out files whose
+// constraints were read, embedded files), and each module's go.mod and
+// go.sum, one path a line.
+const goListTemplate = `{{$d := .Dir}}` +
+	`{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .CgoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}` +
+	`{{range .CFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .HFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}` +
+	`{{range .SFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .SysoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}` +
+	`{{range .EmbedFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .IgnoredGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}` +
+	`{{range .TestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{range .XTestGoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}` +
+	`{{with .Module}}{{.GoMod}}{{"\n"}}{{.Dir}}/go.sum{{"\n"}}{{end}}`
+
+// deps are the files of the packages the kernel's module imports, the
+// standard library's included, as go list -deps names them with the
+// build's flags.
+func (goToolchain) deps(ctx context.Context, _ Spec, flags []string, dir string) ([]string, error) {
+	return goListDeps(ctx, nil, flags, dir)
+}
+
+// goListDeps runs go list -deps (with extra, e.g. -test) in the generated
+// module.
+func goListDeps(ctx context.Context, extra, flags []string, dir string) ([]string, error) {
+	path, err := goCommand()
+	if err != nil {
+		return nil, err
+	}
+	args := append(append(append([]string{"list", "-deps"}, extra...), "-f", goListTemplate), flags...)
+	args = append(args, ".")
+	cmd := exec.Command(path, args...)
+	cmd.Dir, cmd.Env = dir, append(goEnv(), "GOTMPDIR="+filepath.Join(dir, ".gotmp"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := OutputProc(ctx, cmd)
+	if err != nil {
+		return nil, fmt.Errorf("go list -deps: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n"), nil
+}

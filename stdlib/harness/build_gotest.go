@@ -358,3 +358,8 @@ func isCallInst(in asm.Inst) bool {
 	m := strings.ToUpper(in.Mnemonic)
 	return strings.HasPrefix(m, "CALL") || m == "BL"
 }
+
+// deps are those of a %%go build, the test files included.
+func (gotestToolchain) deps(ctx context.Context, _ Spec, flags []string, dir string) ([]string, error) {
+	return goListDeps(ctx, []string{"-test"}, flags, dir)
+}

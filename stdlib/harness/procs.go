@@ -26,8 +26,10 @@ import (
 //     double fork) are found in /proc by the tag and killed too;
 //   - the direct child gets SIGKILL when benchbook dies (Pdeathsig). Linux
 //     sends it when the OS thread that started the child exits, not the
-//     process, so Start and the wait run on one locked OS thread that is
-//     given back only once the child has been waited for;
+//     process (a load thread that locks its OS thread and ends takes its
+//     thread with it), so every child is started from one thread that lives
+//     as long as the process: the spawner, a goroutine locked to its OS
+//     thread that never unlocks it (StartCmd);
 //   - its output goes through pipes that benchbook owns: the wait returns
 //     when the process exits, whoever else holds the pipe, and the output
 //     is drained after the leftovers are killed, for at most DrainDelay.
@@ -85,19 +87,13 @@ func StartProc(cmd *exec.Cmd) (*Proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	started := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		p.err = cmd.Wait()
-		close(p.done)
-	}()
-	err = <-started
+	err = StartCmd(cmd)
+	if err == nil {
+		go func() {
+			p.err = cmd.Wait()
+			close(p.done)
+		}()
+	}
 	for _, w := range writeEnds {
 		w.Close()
 	}
@@ -106,6 +102,38 @@ func StartProc(cmd *exec.Cmd) (*Proc, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// spawner is the goroutine that starts every child process, locked to an
+// OS thread it never gives back: the thread lives as long as the process,
+// so a child's Pdeathsig fires when this process dies and at no other time.
+var spawner struct {
+	once sync.Once
+	reqs chan spawnRequest
+}
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// StartCmd starts cmd (cmd.Start) on the spawner's thread. Every process
+// that should die with this one through Pdeathsig must be started here:
+// one started from any other thread dies when that thread ends. The wait
+// (cmd.Wait) may be on any goroutine.
+func StartCmd(cmd *exec.Cmd) error {
+	spawner.once.Do(func() {
+		spawner.reqs = make(chan spawnRequest)
+		go func() {
+			runtime.LockOSThread() // for good: never unlocked, never returns
+			for r := range spawner.reqs {
+				r.done <- r.cmd.Start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	spawner.reqs <- spawnRequest{cmd: cmd, done: done}
+	return <-done
 }
 
 // pipeOutput replaces writers that are not files by pipes with a copier.
@@ -224,8 +252,8 @@ func startTime(pid int) uint64 {
 }
 
 // KillOrphans kills this user's processes tagged by a benchbook process
-// that no longer runs: what a killed benchbook's kernels left behind. It
-// returns their pids.
+// that no longer runs, or under a root (RootEnv) that no longer runs: what
+// a killed benchbook's kernels left behind. It returns their pids.
 func KillOrphans() []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -259,6 +287,15 @@ func KillOrphans() []int {
 			killed = append(killed, pid)
 		}
 	}
+	// What carries the id of a root (root.go) that is gone.
+	killed = append(killed, scanRoots(func(roots []string) bool {
+		for _, r := range roots {
+			if rootGone(r) {
+				return true
+			}
+		}
+		return false
+	}, true)...)
 	return killed
 }
 

@@ -74,8 +74,11 @@ func BuildLine(k *harness.Kernel) string {
 		flags = "(none)"
 	}
 	how := fmt.Sprintf("built in %.0f ms", k.BuildMS)
-	if k.Cached {
-		how = "cached: source, flags, compiler and harness unchanged, not compiled again"
+	switch {
+	case k.Cached:
+		how = fmt.Sprintf("cached: source, flags, compiler, harness and the %d files the build read unchanged, not compiled again", len(k.Deps))
+	case k.Rebuilt != "":
+		how = fmt.Sprintf("rebuilt in %.0f ms: %s", k.BuildMS, k.Rebuilt)
 	}
 	return fmt.Sprintf("%s (%s): %s, flags %s; %s; %d variants; assembly from %s",
 		k.Name, langName(k.Lang), k.Compiler, flags, how, len(k.Variants), k.Disassembler)

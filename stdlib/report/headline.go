@@ -23,7 +23,7 @@ func HeadlineText(r *bench.Result) string {
 		b.WriteString(l.Text + "\n")
 	}
 	if r.RawFile != "" {
-		fmt.Fprintf(&b, "raw records and result.json in %s\n", r.RawFile)
+		fmt.Fprintf(&b, "%s\n", rawFileLine(r))
 	}
 	return b.String()
 }
@@ -53,8 +53,18 @@ func HeadlineBundle(r *bench.Result) map[string]any {
 		fmt.Fprintf(&h, "<div><b>%s</b>: %s</div>", html.EscapeString(name), rest)
 	}
 	if r.RawFile != "" {
-		fmt.Fprintf(&h, `<div><font color="#666">raw records and result.json in %s</font></div>`, html.EscapeString(r.RawFile))
+		fmt.Fprintf(&h, `<div><font color="#666">%s</font></div>`, html.EscapeString(rawFileLine(r)))
 	}
 	h.WriteString("</div>")
 	return map[string]any{display.MIMEText: HeadlineText(r), display.MIMEHTML: h.String()}
+}
+
+// rawFileLine says where the raw records and the result are: "raw records
+// and result.json in DIR", or, when result.json could not be written, that
+// it was not and why.
+func rawFileLine(r *bench.Result) string {
+	if r.ResultNotWritten != "" {
+		return fmt.Sprintf("raw records in %s; %s was NOT written: %s", r.RawFile, bench.ResultFile, r.ResultNotWritten)
+	}
+	return fmt.Sprintf("raw records and %s in %s", bench.ResultFile, r.RawFile)
 }

@@ -246,7 +246,11 @@ func Result(r *bench.Result) map[string]any {
 		t.WriteString("\n" + strings.Join(cs, "\n") + "\n")
 	}
 	if r.RawFile != "" {
-		fmt.Fprintf(&h, `<p style="font-size:smaller;color:#555">raw records and result.json: %s</p>`, html.EscapeString(r.RawFile))
+		line := "raw records and result.json: " + r.RawFile
+		if r.ResultNotWritten != "" {
+			line = rawFileLine(r)
+		}
+		fmt.Fprintf(&h, `<p style="font-size:smaller;color:#555">%s</p>`, html.EscapeString(line))
 		t.WriteString("raw records: " + r.RawFile + "\n")
 	}
 	h.WriteString("</div>")

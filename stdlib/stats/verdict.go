@@ -132,8 +132,9 @@ type Verdict struct {
 // differ in the last bit, which moves Low, High and Shift by as much and can
 // change a rank only between values within an ulp of each other.
 //
-// It takes O(n^2 log n) time for the Walsh averages and does not modify a or
-// b.
+// It takes O(n log n) expected time and O(n) memory (the Walsh averages
+// are never stored: their order statistics are selected, select.go) and
+// does not modify a or b.
 func ComparePaired(a, b []float64, alpha float64) (Verdict, error) {
 	if err := checkAlpha(alpha); err != nil {
 		return Verdict{}, err
@@ -177,13 +178,7 @@ func ComparePaired(a, b []float64, alpha float64) (Verdict, error) {
 	vif := vifOf(v.Rho)
 	v.NEff = nf / vif
 	nu := 2 / vifRelVar(v.Rho, n)
-	walsh := make([]float64, 0, n*(n+1)/2)
-	for i := range d {
-		for j := i; j < n; j++ {
-			walsh = append(walsh, (d[i]+d[j])/2)
-		}
-	}
-	slices.Sort(walsh)
+	walsh := walshAverages(d) // select.go: never materialised
 	return finish(v, w, var0, vif, nu, walsh, alpha)
 }
 
@@ -227,7 +222,8 @@ func ComparePaired(a, b []float64, alpha float64) (Verdict, error) {
 // every sample of a and b equal gives P 1, Shift, Low and High 1, no error.
 // At alpha 0.05 and rho 0, n1 = n2 = 5 is too few (ErrTooFew) and 6 enough.
 //
-// It takes O(n1*n2 log(n1*n2)) time and does not modify a or b.
+// It takes O(N log N) expected time and O(N) memory (the differences are
+// never stored: select.go) and does not modify a or b.
 func CompareUnpaired(a, b []float64, alpha float64) (Verdict, error) {
 	if err := checkAlpha(alpha); err != nil {
 		return Verdict{}, err
@@ -266,13 +262,7 @@ func CompareUnpaired(a, b []float64, alpha float64) (Verdict, error) {
 	nu := 2 * (wa + wb) * (wa + wb) / (wa*wa*vifRelVar(rhoA, n1) + wb*wb*vifRelVar(rhoB, n2))
 	v.Rho = (vif - 1) / (vif + 1)
 	v.NEff = nf / vif
-	diffs := make([]float64, 0, n1*n2)
-	for _, x := range all[:n1] {
-		for _, y := range all[n1:] {
-			diffs = append(diffs, x-y)
-		}
-	}
-	slices.Sort(diffs)
+	diffs := differences(all[:n1], all[n1:]) // select.go: never materialised
 	return finish(v, u, var0, vif, nu, diffs, alpha)
 }
 
@@ -280,14 +270,14 @@ func CompareUnpaired(a, b []float64, alpha float64) (Verdict, error) {
 // statistic stat (W or U), its null variance var0 under independence, the
 // inflation factor vif and the sorted Walsh averages or differences, whose
 // count M is the statistic's range (steps 6 and 7 of ComparePaired).
-func finish(v Verdict, stat, var0, vif, nu float64, sorted []float64, alpha float64) (Verdict, error) {
-	m := len(sorted)
+func finish(v Verdict, stat, var0, vif, nu float64, sorted orderStats, alpha float64) (Verdict, error) {
+	m := sorted.Len()
 	half := float64(m) / 2
 	sigma := math.Sqrt(vif * var0)
 	z := max(0, math.Abs(stat-half)-0.5) / sigma
 	v.P = tTwoSided(z, nu)
 	v.Significant = v.P < alpha
-	v.Shift = math.Exp(medianSorted(sorted))
+	v.Shift = math.Exp(medianOf(sorted))
 	zc := tCritical(alpha, nu)
 	k := int(math.Ceil(half - 0.5 - zc*sigma))
 	if k < 1 {
@@ -295,7 +285,7 @@ func finish(v Verdict, stat, var0, vif, nu float64, sorted []float64, alpha floa
 		return v, fmt.Errorf("stats: %s of %d samples (effective %.3g, inflation %.3g): no interval at alpha %v: %w",
 			v.Method, v.N, v.NEff, vif, alpha, ErrTooFew)
 	}
-	v.Low, v.High = math.Exp(sorted[k-1]), math.Exp(sorted[m-k])
+	v.Low, v.High = math.Exp(sorted.Kth(k-1)), math.Exp(sorted.Kth(m-k))
 	return v, nil
 }
 

@@ -35,6 +35,7 @@ func init() {
 		"DefaultSettleMin":      reflect.ValueOf(bench.DefaultSettleMin),
 		"ErrBootstrapResamples": reflect.ValueOf(&bench.ErrBootstrapResamples).Elem(),
 		"ErrChecksum":           reflect.ValueOf(&bench.ErrChecksum).Elem(),
+		"ErrDiskFull":           reflect.ValueOf(&bench.ErrDiskFull).Elem(),
 		"ErrFinished":           reflect.ValueOf(&bench.ErrFinished).Elem(),
 		"ErrInterrupted":        reflect.ValueOf(&bench.ErrInterrupted).Elem(),
 		"ErrNoValgrind":         reflect.ValueOf(&bench.ErrNoValgrind).Elem(),
