@@ -246,7 +246,7 @@ func JudgeBaseline(r *Result, bl *Baseline) {
 		}
 		values, judged = append(values, x), append(judged, i)
 	}
-	vs, padj, err := stats.SeqHolm(values, alpha)
+	vs, padj, err := signHolm(r.Protocol)(values, alpha)
 	for k, i := range judged {
 		e := &bl.Variants[i]
 		if err != nil {
@@ -260,7 +260,7 @@ func JudgeBaseline(r *Result, bl *Baseline) {
 		e.Shift, e.NEff = math.Exp(v.Estimate), float64(v.N)
 		e.Verdict = seqVerdict(v, resolve)
 	}
-	in := HeadlineInput{RoundBlock: r.RoundBlock, Alpha: alpha, Resolve: resolve}
+	in := HeadlineInput{RoundBlock: r.RoundBlock, Alpha: alpha, Resolve: resolve, Fixed: !r.Protocol.Sequential}
 	for _, name := range r.Protocol.Variants {
 		if _, ok := bl.Asm[name]; !ok {
 			continue

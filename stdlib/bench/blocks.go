@@ -83,6 +83,7 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 	}
 	r.res.Protocol.BlockRounds, r.res.Protocol.StepWarmup = BlockRounds, StepWarmup
 	r.res.Protocol.BudgetMS = float64(r.opt.Budget.Milliseconds())
+	r.res.Protocol.Sequential = !r.opt.PairsFixed
 	r.res.Protocol.Resolve = r.opt.Resolve
 	var news, olds []*proc
 	var spent time.Duration
@@ -239,7 +240,7 @@ func (r *runner) verdictsKnown(news, olds []*proc, slots []string) bool {
 	b := r.base
 	inter, _ := collectRounds(news, len(slots))
 	prev, _ := collectRounds(olds, len(b.slots))
-	in := HeadlineInput{RoundBlock: r.data.roundBlock, Alpha: r.res.Protocol.Alpha, Resolve: r.opt.Resolve}
+	in := HeadlineInput{RoundBlock: r.data.roundBlock, Alpha: r.res.Protocol.Alpha, Resolve: r.opt.Resolve, Fixed: r.opt.PairsFixed}
 	for i, name := range r.opt.Variants {
 		k := slices.Index(b.slots, name)
 		if k < 0 {
@@ -289,6 +290,9 @@ type HeadlineInput struct {
 	RoundBlock []int
 	Alpha      float64
 	Resolve    float64
+	// Fixed is set when the number of blocks was fixed before the run
+	// (pairs=): the exact test of that many, not the sequential one.
+	Fixed bool
 }
 
 // HeadlineSeries is one variant's samples in both builds.
@@ -343,7 +347,11 @@ func JudgeHeadline(in HeadlineInput) []VariantVerdict {
 		}
 		live, values = append(live, i), append(values, x)
 	}
-	vs, padj, err := stats.SeqHolm(values, in.Alpha)
+	holm := stats.SeqHolm
+	if in.Fixed {
+		holm = stats.SignHolm
+	}
+	vs, padj, err := holm(values, in.Alpha)
 	if err != nil {
 		for _, i := range live {
 			out[i].Verdict = VerdictUndefined

@@ -120,6 +120,11 @@ type Protocol struct {
 	// interleaved rounds each block's pair took, and the discarded rounds
 	// at the start of each of their steps.
 	BudgetMS    float64 `json:"budget_ms,omitempty"`
+	// Sequential is set when the number of blocks was not fixed before the
+	// run (a before/after stops when its verdicts are known): every test
+	// of its blocks is then the sequential sign test; otherwise the exact
+	// sign test of a fixed number of blocks.
+	Sequential bool `json:"sequential,omitempty"`
 	Resolve     float64 `json:"resolve,omitempty"`
 	BlockRounds int     `json:"block_rounds,omitempty"`
 	StepWarmup  int     `json:"step_warmup,omitempty"`

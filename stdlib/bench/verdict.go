@@ -10,10 +10,12 @@ import (
 
 // Method is the StatsMethod of the results this version makes: the
 // interleaved rounds are taken in blocks (blocks.go), and every comparison
-// of them (variant pairs, the A/A control, a baseline's rounds) is the
-// sequential sign test of the blocks' median log-ratios
-// (stats.SeqSignTest); a baseline's fresh and cold series likewise, pair
-// by pair. The variant pairs of a result are one family, the baseline's
+// of them (variant pairs, the A/A control, a baseline's rounds) is the sign
+// test of the blocks' median log-ratios: sequential (stats.SeqSignTest)
+// when the blocks stopped when their verdicts were known
+// (Protocol.Sequential, a before/after), the exact test of a fixed number
+// of blocks otherwise (stats.SignTest); a baseline's fresh and cold series
+// likewise, pair by pair. The variant pairs of a result are one family, the baseline's
 // variants and series another, its headline a third (Holm's method,
 // stats.SeqHolm); the A/A control is one test of its own.
 //
@@ -156,7 +158,7 @@ func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlo
 		x, err := BlockValues(orig, copySamples, roundBlock)
 		if err == nil {
 			var v stats.SeqVerdict
-			if v, err = stats.SeqSignTest(x, p.Alpha); err == nil {
+			if v, err = signTest(p)(x, p.Alpha); err == nil {
 				fillSeq(&aa.CILow, &aa.CIHigh, &aa.PValue, &aa.Stat, v)
 				return aa
 			}
@@ -178,6 +180,23 @@ func finite(x float64) float64 {
 		return 0
 	}
 	return x
+}
+
+// signTest and signHolm are the tests of blocks a result's protocol calls
+// for: sequential when the blocks stopped when their verdicts were known,
+// the exact test of a fixed number of blocks otherwise.
+func signTest(p Protocol) func([]float64, float64) (stats.SeqVerdict, error) {
+	if p.Sequential {
+		return stats.SeqSignTest
+	}
+	return stats.SignTest
+}
+
+func signHolm(p Protocol) func([][]float64, float64) ([]stats.SeqVerdict, []float64, error) {
+	if p.Sequential {
+		return stats.SeqHolm
+	}
+	return stats.SignHolm
 }
 
 // blockComparisons is Comparisons for results of Method.
@@ -205,7 +224,7 @@ func blockComparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
 			out = append(out, c)
 		}
 	}
-	vsq, padj, err := stats.SeqHolm(values, p.Alpha)
+	vsq, padj, err := signHolm(p)(values, p.Alpha)
 	for k, i := range judged {
 		c := &out[i]
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"gonum.org/v1/gonum/mathext"
 )
 
 // MethodSequential names a SeqVerdict: the group-sequential sign test of
@@ -62,15 +64,18 @@ func seqWeight(k int) float64 {
 // takes O(n^2) time and O(n) memory.
 func SeqBoundaries(alpha float64, n int) []int {
 	c := make([]int, n)
-	p := []float64{1}
+	p, q := make([]float64, n+2), make([]float64, n+2)
+	p[0] = 1
 	spent, allowed := 0.0, 0.0
 	for k := 1; k <= n; k++ {
-		q := make([]float64, k+1)
-		for s, v := range p {
-			q[s] += v / 2
-			q[s+1] += v / 2
+		clear(q[:k+1])
+		for s := 0; s < k; s++ {
+			if v := p[s]; v != 0 {
+				q[s] += v / 2
+				q[s+1] += v / 2
+			}
 		}
-		p = q
+		p, q = q, p
 		allowed += alpha * seqWeight(k)
 		c[k-1] = -1
 		for cc := 0; 2*cc < k; cc++ { // the two tails s <= cc and s >= k-cc
@@ -90,17 +95,17 @@ func SeqBoundaries(alpha float64, n int) []int {
 }
 
 // The level grid of the sequential p-value of a test at alpha: alpha/k for
-// k = 1..seqGridK (every level Holm's method uses for up to 256 series),
-// and 24 levels a decade from 1e-15 to 1. Descending.
-const seqGridK = 256
+// k = 1..seqGridK (every level Holm's method uses for up to 64 series),
+// and 12 levels a decade from 1e-12 to 1. Descending.
+const seqGridK = 64
 
 func seqGridFor(alpha float64) []float64 {
 	var g []float64
 	for k := 1; k <= seqGridK; k++ {
 		g = append(g, alpha/float64(k))
 	}
-	for e := -15 * 24; e < 0; e++ {
-		g = append(g, math.Pow(10, float64(e)/24))
+	for e := -12 * 12; e < 0; e++ {
+		g = append(g, math.Pow(10, float64(e)/12))
 	}
 	slices.Sort(g)
 	g = slices.Compact(g)
@@ -193,8 +198,8 @@ type SeqVerdict struct {
 //  1. Zeros are left out (a value of exactly 0 carries no sign: Wilcoxon's
 //     convention); y is the rest, in order, and look k is after y[k-1].
 //  2. The boundaries are SeqBoundaries' at every level of a grid (alpha/k
-//     for k = 1..256, the levels of Holm's method at alpha, and 24 levels a
-//     decade from 1e-15 to 1), nested (seqNested). The test is at level
+//     for k = 1..64, the levels of Holm's method at alpha, and 12 levels a
+//     decade from 1e-12 to 1), nested (seqNested). The test is at level
 //     alpha, a level of its own grid.
 //  3. It rejects at the first look k with min(S_k, k - S_k) <= c_k, S_k the
 //     positive values among y[:k]. The verdict's figures are of that look,
@@ -332,13 +337,27 @@ func SeqMinBlocks(alpha float64, limit int) int {
 // stops: Holm's method on the sequential p-values. Sorted ascending, the
 // j-th smallest P (1-based) is compared with alpha/(m-j+1), and every
 // series up to the first that exceeds its level is rejected (the step-down;
-// P <= level, the grid holding every alpha/k, k <= 256). A rejected series
+// P <= level, the grid holding every alpha/k, k <= 64). A rejected series
 // gets its verdict at the level of its step; the others at the level of the
 // step that stopped, so each interval excludes 0 exactly when its series
 // was rejected. PAdjusted are Holm's adjusted p-values (Holm), for display.
 func SeqHolm(x [][]float64, alpha float64) (vs []SeqVerdict, pAdjusted []float64, err error) {
+	return holmOn(x, alpha, func(y []float64, level float64) SeqVerdict { return seqAt(y, alpha, level) })
+}
+
+// SignHolm is SeqHolm with the fixed-sample sign test (SignTest): for
+// blocks whose number was fixed before the run (no look decided when to
+// stop), which the exact binomial test judges with more power and in
+// O(n log n).
+func SignHolm(x [][]float64, alpha float64) (vs []SeqVerdict, pAdjusted []float64, err error) {
+	return holmOn(x, alpha, signAt)
+}
+
+// holmOn is Holm's step-down over the tests at(y, level) of the non-zero
+// values of each series; at(y, alpha).P is the p-value Holm sorts by.
+func holmOn(x [][]float64, alpha float64, at func(y []float64, level float64) SeqVerdict) (vs []SeqVerdict, pAdjusted []float64, err error) {
 	if !(alpha > 0 && alpha < 1) {
-		return nil, nil, fmt.Errorf("stats: sequential Holm: alpha must be in (0, 1), got %v", alpha)
+		return nil, nil, fmt.Errorf("stats: Holm: alpha must be in (0, 1), got %v", alpha)
 	}
 	m := len(x)
 	vs = make([]SeqVerdict, m)
@@ -348,7 +367,7 @@ func SeqHolm(x [][]float64, alpha float64) (vs []SeqVerdict, pAdjusted []float64
 		if ys[i], err = nonZero(x[i]); err != nil {
 			return nil, nil, fmt.Errorf("series %d: %w", i, err)
 		}
-		ps[i] = seqAt(ys[i], alpha, alpha).P
+		ps[i] = at(ys[i], alpha).P
 	}
 	order := make([]int, m)
 	for i := range order {
@@ -360,9 +379,67 @@ func SeqHolm(x [][]float64, alpha float64) (vs []SeqVerdict, pAdjusted []float64
 		step++
 	}
 	for j, i := range order {
-		vs[i] = seqAt(ys[i], alpha, alpha/float64(m-min(j, step)))
+		vs[i] = at(ys[i], alpha/float64(m-min(j, step)))
 	}
 	return vs, Holm(ps), nil
+}
+
+// SignTest is the exact two-sided sign test of the block values x at level
+// alpha, for a number of blocks fixed before the run: with y the non-zero
+// values (n of them, S positive), P = min(1, 2 P(B <= min(S, n-S))) for B
+// binomial(n, 1/2) (gonum's regularized incomplete beta: P(B <= k) =
+// I_{1/2}(n-k, k+1)), and it rejects when P <= alpha. Its critical count c
+// is the largest with 2 P(B <= c) <= alpha (-1: none), and its interval
+// the order statistics (y[c], y[n-1-c]) of the sorted values, as
+// SeqSignTest's; Seen and N are n. O(n log n).
+func SignTest(x []float64, alpha float64) (SeqVerdict, error) {
+	if !(alpha > 0 && alpha < 1) {
+		return SeqVerdict{}, fmt.Errorf("stats: sign test: alpha must be in (0, 1), got %v", alpha)
+	}
+	y, err := nonZero(x)
+	if err != nil {
+		return SeqVerdict{}, err
+	}
+	return signAt(y, alpha), nil
+}
+
+// binomTail is 2 P(B <= k) for B binomial(n, 1/2), capped at 1.
+func binomTail(n, k int) float64 {
+	if k < 0 {
+		return 0
+	}
+	if 2*k+1 >= n+1 && k >= n-k {
+		return 1
+	}
+	return min(1, 2*mathext.RegIncBeta(float64(n-k), float64(k+1), 0.5))
+}
+
+// signAt is the fixed-sample sign test of the non-zero values y at level.
+func signAt(y []float64, level float64) SeqVerdict {
+	n := len(y)
+	v := SeqVerdict{Seen: n, N: n, Alpha: level, Low: math.Inf(-1), High: math.Inf(1), Critical: -1, P: 1}
+	if n == 0 {
+		return v
+	}
+	v.Positive = countPositive(y)
+	v.P = binomTail(n, min(v.Positive, n-v.Positive))
+	v.Rejected = v.P <= level*(1+1e-12)
+	lo, hi := -1, (n-1)/2
+	for lo < hi { // the largest c with binomTail(n, c) <= level
+		mid := (lo + hi + 1) / 2
+		if binomTail(n, mid) <= level*(1+1e-12) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	sorted := slices.Clone(y)
+	slices.Sort(sorted)
+	v.Estimate = medianSorted(sorted)
+	if v.Critical = lo; lo >= 0 {
+		v.Low, v.High = sorted[lo], sorted[n-1-lo]
+	}
+	return v
 }
 
 func cmpFloat(a, b float64) int {

@@ -293,3 +293,82 @@ func simulateFamily(m, budget int, shift float64, e func() float64) []SeqVerdict
 	}
 	return vs
 }
+
+// TestSignTestExact checks the fixed-sample sign test against binomial
+// probabilities summed from the binomial coefficients, and its interval
+// against its test: 0 outside the interval exactly when it rejects.
+func TestSignTestExact(t *testing.T) {
+	choose := func(n, k int) float64 {
+		r := 1.0
+		for i := 1; i <= k; i++ {
+			r = r * float64(n-k+i) / float64(i)
+		}
+		return r
+	}
+	for n := 1; n <= 40; n++ {
+		for k := 0; k <= n/2; k++ {
+			sum := 0.0
+			for i := 0; i <= k; i++ {
+				sum += choose(n, i)
+			}
+			want := math.Min(1, 2*sum/math.Pow(2, float64(n)))
+			if got := binomTail(n, k); math.Abs(got-want) > 1e-12*math.Max(want, 1e-300)+1e-15 {
+				t.Fatalf("n=%d k=%d: %v, want %v", n, k, got, want)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 1))
+	for trial := range 300 {
+		n := 1 + r.IntN(80)
+		x := make([]float64, n)
+		shift := (r.Float64() - 0.5) * 0.1
+		for i := range x {
+			x[i] = shift + 0.05*r.NormFloat64()
+		}
+		v, err := SignTest(x, 0.05)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Rejected != (v.Low > 0 || v.High < 0) || v.Rejected != (v.P <= 0.05) {
+			t.Fatalf("trial %d: rejected %v, p %v, interval (%v, %v)", trial, v.Rejected, v.P, v.Low, v.High)
+		}
+	}
+	// Six of one sign: 2/64 = 0.03125, a verdict at 0.05; five are not.
+	if v, _ := SignTest([]float64{1, 2, 3, 4, 5, 6}, 0.05); !v.Rejected || math.Abs(v.P-0.03125) > 1e-12 {
+		t.Fatalf("six positive: %+v", v)
+	}
+	if v, _ := SignTest([]float64{1, 2, 3, 4, 5}, 0.05); v.Rejected {
+		t.Fatalf("five positive: %+v", v)
+	}
+}
+
+// TestSignHolmCalibration: three series of no difference, 30 blocks each,
+// fixed in advance: family-wise false positives at most 0.05.
+func TestSignHolmCalibration(t *testing.T) {
+	r := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 3))
+	const trials = 3000
+	fp := 0
+	for range trials {
+		x := make([][]float64, 3)
+		for i := range x {
+			for range 30 {
+				x[i] = append(x[i], outlier(r, 0.02))
+			}
+		}
+		vs, _, _ := SignHolm(x, 0.05)
+		if anyRejected(vs) {
+			fp++
+		}
+	}
+	if rate := float64(fp) / trials; rate > 0.05+3*math.Sqrt(0.05*0.95/trials) {
+		t.Errorf("family-wise false positives %.4f", rate)
+	}
+}
+
+// BenchmarkSeqBoundaries2000 is the cost of the boundaries a before/after
+// of MaxPairs (2000) blocks needs at one level.
+func BenchmarkSeqBoundaries2000(b *testing.B) {
+	for b.Loop() {
+		SeqBoundaries(0.05, 2000)
+	}
+}

@@ -45,6 +45,8 @@ func init() {
 		"SeqHolm":                reflect.ValueOf(stats.SeqHolm),
 		"SeqMinBlocks":           reflect.ValueOf(stats.SeqMinBlocks),
 		"SeqSignTest":            reflect.ValueOf(stats.SeqSignTest),
+		"SignHolm":               reflect.ValueOf(stats.SignHolm),
+		"SignTest":               reflect.ValueOf(stats.SignTest),
 		"Spearman":               reflect.ValueOf(stats.Spearman),
 		"Summarize":              reflect.ValueOf(stats.Summarize),
 
