@@ -3,6 +3,7 @@ package glue
 import (
 	"errors"
 	"go/ast"
+	"sort"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -57,8 +58,10 @@ func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
 		s.mu.Lock()
 		if sp.name != "." {
 			s.pkgs[sp.name] = sp.path
+			s.chg.pkgs[sp.name] = true
 		}
 		s.history = append(s.history, histEntry{label: c.label, src: sp.source(), names: []string{sp.name}})
+		s.keepLabel(c.seq)
 		s.mu.Unlock()
 		s.declared()
 	}
@@ -91,13 +94,41 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		return s.compileFailure(c, err, u.line, u.items)
 	}
 	s.recordNames(c, u)
-	if e := s.execute(c, p, u.line); e != nil {
+	if !u.decl {
+		return s.execute(c, p, u.line)
+	}
+	// The unit joins the history before it runs, so that a host that keeps
+	// the state elsewhere has it if an initializer kills the process (a
+	// replay then leaves that initializer out and keeps the rest, such as
+	// a func declared before it); it leaves the history if it fails.
+	h := s.entryOf(c, u)
+	s.pushEntry(c, h)
+	s.setSite(h.site)
+	e := s.execute(c, p, u.line)
+	s.setSite("")
+	if e != nil {
+		s.popEntry()
 		return e
 	}
-	if u.decl {
-		s.recordDecls(c, u)
-	}
+	s.recordDecls(c, u, h)
 	return nil
+}
+
+// pushEntry adds a unit about to run to the history and tells OnDeclare.
+func (s *Session) pushEntry(c *cellRun, h histEntry) {
+	s.mu.Lock()
+	s.history = append(s.history, h)
+	s.keepLabel(c.seq)
+	s.mu.Unlock()
+	s.declared()
+}
+
+// popEntry takes back the last entry pushed: its unit failed.
+func (s *Session) popEntry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = s.history[:len(s.history)-1]
+	s.chg.history = min(s.chg.history, len(s.history))
 }
 
 // compileFailure turns a compile error into an Error; the interpreter's
@@ -174,16 +205,21 @@ func (s *Session) recordNames(c *cellRun, u unit) {
 	for _, pi := range u.items {
 		for _, d := range pi.declared() {
 			s.names[d.name] = nameInfo{declName: d, label: c.label}
+			s.chg.names[d.name] = true
 		}
 	}
 }
 
 // histEntry is an import or a run of declarations that a new interpreter
-// replays to get the session's state back.
+// replays to get the session's state back (see replay.go).
 type histEntry struct {
 	label string
-	src   string
-	names []string // the names it declares
+	src   string     // an import's source
+	items []histItem // a declaration unit's declarations, func init left out
+	names []string   // the names it declares
+	funcs map[string]funcSrc
+	site  string // siteOf the unit's source
+	inits int    // func init declarations left out
 }
 
 // shapeSrc is the normalized source of a type or method declaration, and
@@ -198,39 +234,57 @@ type funcSrc struct {
 	refs map[string]bool
 }
 
-// recordDecls adds a declaration unit to the history, and relinks the
-// funcs that call a func it redefines (the interpreter binds calls at
-// compile time, so they would keep calling the old one).
-func (s *Session) recordDecls(c *cellRun, u unit) {
-	var names []string
-	redefined := map[string]bool{}
-	newFuncs := map[string]funcSrc{}
-	for _, pi := range u.items {
+// entryOf is the history entry of a declaration unit: its items (func
+// init left out), the funcs it declares and the key of its calls.
+func (s *Session) entryOf(c *cellRun, u unit) histEntry {
+	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]funcSrc{}}
+	for i, pi := range u.items {
+		if len(pi.decls) > 0 && isInitFunc(pi.decls[0]) {
+			h.inits++
+			continue
+		}
+		it := histItem{src: u.pieces[i]}
 		for _, d := range pi.declared() {
-			names = append(names, d.name)
+			it.names = append(it.names, d.name)
 		}
 		for _, d := range pi.decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				newFuncs[fd.Name.Name] = s.funcSource(c, pi, fd)
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					h.funcs[d.Name.Name] = s.funcSource(c, pi, d)
+				}
+			case *ast.GenDecl:
+				it.calls = it.calls || initCalls(d, s.replayedCalls())
 			}
 		}
+		h.names = append(h.names, it.names...)
+		h.items = append(h.items, it)
 	}
+	return h
+}
+
+// recordDecls records what a declaration unit that ran declared (its
+// entry h is in the history already), and relinks the funcs that call a
+// func it redefines (the interpreter binds calls at compile time, so they
+// would keep calling the old one).
+func (s *Session) recordDecls(c *cellRun, u unit, h histEntry) {
+	redefined := map[string]bool{}
 	s.mu.Lock()
 	for _, pi := range u.items {
 		for _, sh := range pi.shapes() {
 			if _, ok := s.shapes[sh.key]; !ok {
 				s.shapes[sh.key] = shapeSrc{src: sh.src, label: c.label}
+				s.chg.shapes[sh.key] = true
 			}
 		}
 	}
-	s.history = append(s.history, histEntry{label: c.label, src: u.src, names: names})
-	for name, f := range newFuncs {
+	for name, f := range h.funcs {
 		if _, ok := s.funcs[name]; ok {
 			redefined[name] = true
 		}
 		s.funcs[name] = f
 	}
-	relink := s.dependents(redefined, newFuncs)
+	relink := dependents(s.funcs, redefined, h.funcs)
 	s.mu.Unlock()
 	s.declared()
 	if relink != "" {
@@ -238,6 +292,15 @@ func (s *Session) recordDecls(c *cellRun, u unit) {
 			_ = s.execute(c, p, u.line)
 		}
 	}
+}
+
+// replayedCalls are the calls of Options.Replayed, as a set.
+func (s *Session) replayedCalls() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range s.opt.Replayed {
+		out[r] = true
+	}
+	return out
 }
 
 // declared tells Options.OnDeclare that the history grew.
@@ -264,16 +327,16 @@ func (s *Session) funcSource(c *cellRun, pi *pitem, fd *ast.FuncDecl) funcSrc {
 	return funcSrc{src: src, refs: refs}
 }
 
-// dependents returns the source that redeclares every func which calls a
-// redefined one, transitively, except those just declared; "" if none.
-// Called with mu held.
-func (s *Session) dependents(redefined map[string]bool, fresh map[string]funcSrc) string {
+// dependents returns the source that redeclares every func of funcs which
+// calls a redefined one, transitively, except those in fresh (just
+// declared); "" if none.
+func dependents(funcs map[string]funcSrc, redefined map[string]bool, fresh map[string]funcSrc) string {
 	todo := redefined
 	done := map[string]bool{}
 	var srcs []string
 	for len(todo) > 0 {
 		next := map[string]bool{}
-		for name, f := range s.funcs {
+		for name, f := range funcs {
 			if done[name] || fresh[name].src != "" {
 				continue
 			}
@@ -290,5 +353,6 @@ func (s *Session) dependents(redefined map[string]bool, fresh map[string]funcSrc
 	if len(srcs) == 0 {
 		return ""
 	}
+	sort.Strings(srcs)
 	return "package main;" + strings.Join(srcs, "\n") + "\n"
 }

@@ -41,6 +41,9 @@ type unit struct {
 	plain string // the final expression without the result wrapper ("" if none)
 	line  int    // cell line of its first item
 	items []*pitem
+	// pieces are the sources of a declaration unit's items, each with its
+	// line directive: src is "package main;" and their concatenation.
+	pieces []string
 }
 
 // plan turns the items of a segment into units. final says whether the
@@ -54,12 +57,13 @@ func (s *Session) plan(c *cellRun, items []*pitem, final bool) []unit {
 		}
 		var b strings.Builder
 		b.WriteString("package main;")
+		pieces := make([]string, 0, len(decls))
 		for _, pi := range decls {
-			b.WriteString(directive(c.seq, pi.line, pi.col))
-			b.WriteString(s.rewriter(pi).render(0, len(pi.text)))
-			b.WriteString("\n")
+			piece := directive(c.seq, pi.line, pi.col) + s.rewriter(pi).render(0, len(pi.text)) + "\n"
+			pieces = append(pieces, piece)
+			b.WriteString(piece)
 		}
-		units = append(units, unit{decl: true, src: b.String(), line: decls[0].line, items: decls})
+		units = append(units, unit{decl: true, src: b.String(), line: decls[0].line, items: decls, pieces: pieces})
 		decls = nil
 	}
 	for i, pi := range items {
