@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-go fuzz test-integration check-generated bench soak clean
+.PHONY: all setup setup-test build install run test test-fresh test-go fuzz test-integration check-generated bench bench-start soak clean
 
 all: build
 
@@ -69,6 +69,11 @@ soak: build
 # Speed targets, measured side by side in one run (never in unit tests).
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./bench/...
+
+# Start to kernel_info and an empty cell's round trip, against ipykernel in
+# the same run (Debian's python3-ipykernel), as ratios.
+bench-start: build
+	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/startup.py
 
 clean:
 	rm -rf bin $(OUT)

@@ -246,6 +246,7 @@ func (w *routerMWriter) write(ctx context.Context, msg Msg) error {
 	defer w.mu.Unlock()
 	id := msg.Frames[0]
 	dmsg := NewMsgFrom(msg.Frames[1:]...)
+	dmsg.multipart = msg.multipart // benchbook patch: one write for all its frames
 	for _, ww := range w.ws {
 		if bytes.Equal([]byte(ww.Peer.Meta[sysSockID]), id) {
 			w.qs[ww].push(dmsg)
