@@ -3,6 +3,8 @@ package glue
 import (
 	"errors"
 	"go/ast"
+	"go/token"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -81,6 +83,13 @@ func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 // its result wrapper first, and without it when that fails (a call with no
 // value, for instance).
 func (s *Session) runUnit(c *cellRun, u unit) *Error {
+	base := s.sourceBase()
+	var old map[string]reflect.Value // the globals it redeclares, before it compiles
+	slots := 0
+	if u.decl {
+		old = s.machine().globalsNamed(unitNames(u))
+		slots = frameLen(s.machine().in)
+	}
 	p, err := s.compile(c, u.src)
 	if err != nil && u.plain != "" {
 		var err2 error
@@ -94,6 +103,22 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		return s.compileFailure(c, err, u.line, u.items)
 	}
 	s.recordNames(c, u)
+	switch {
+	case u.call != "" && leavesNothing(u):
+		defer s.forgetSources(base, false)
+	case !u.decl:
+		// the interpreter parses a statement as a file first, then as the
+		// body of func main: only the last source it added is used
+		defer s.forgetSources(base, true)
+	}
+	if u.call != "" {
+		if e := s.execute(c, p, u.line); e != nil {
+			return e
+		}
+		if p, err = s.compile(c, u.call); err != nil {
+			return s.compileFailure(c, err, u.line, u.items)
+		}
+	}
 	if !u.decl {
 		return s.execute(c, p, u.line)
 	}
@@ -110,8 +135,112 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		s.popEntry()
 		return e
 	}
-	s.recordDecls(c, u, h)
+	s.recordDecls(c, u, h, old)
+	s.machine().dropTemps(slots, unitVars(u))
 	return nil
+}
+
+// dropTemps zeroes the slots of the global frame from slots on that the
+// declaration unit just run left, but for its vars (see zeroTemps).
+func (m *machine) dropTemps(slots int, vars map[string]bool) {
+	if len(vars) == 0 {
+		return
+	}
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	keep := make([]reflect.Value, 0, len(vars))
+	for _, v := range m.globalsNamed(names) {
+		keep = append(keep, v)
+	}
+	zeroTemps(m.in, slots, keep)
+}
+
+// globalsNamed are the interpreter's globals among names (those a unit
+// about to run redeclares).
+func (m *machine) globalsNamed(names []string) map[string]reflect.Value {
+	g, ok := globalsOf(m.in)
+	out := map[string]reflect.Value{}
+	if !ok {
+		return out
+	}
+	for _, n := range names {
+		if v, ok := g[n]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// release zeroes the old slots of the vars a unit redeclared. The
+// interpreter gives a redeclared var a new slot and keeps the old one, with
+// its value, for ever (a %bench result bound 50 times kept 50 results);
+// the funcs that read it are relinked to the new one (dependents).
+func release(old map[string]reflect.Value, vars map[string]bool) {
+	for name, v := range old {
+		if vars[name] && v.IsValid() && v.CanSet() {
+			v.Set(reflect.Zero(v.Type()))
+		}
+	}
+}
+
+// leavesNothing reports a statement that leaves nothing pointing into its
+// source once it has run: no function literal (which compiled code may
+// call later) and no go statement.
+func leavesNothing(u unit) bool {
+	for _, pi := range u.items {
+		if pi.stmt == nil {
+			return false
+		}
+		found := false
+		ast.Inspect(pi.stmt, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit, *ast.GoStmt:
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return false
+		}
+	}
+	return true
+}
+
+// sourceBase is where the interpreter's next source will start in its
+// FileSet (-1 if it cannot be reached).
+func (s *Session) sourceBase() int {
+	if fs := fileSet(s.machine().in); fs != nil {
+		return fs.Base()
+	}
+	return -1
+}
+
+// forgetSources removes from the interpreter's FileSet the sources it
+// compiled from base on (but the last one, with keepLast): those of a
+// statement that has run (its errors are written already) and that left
+// nothing behind (leavesNothing), or the parses of a definition that the
+// interpreter tried and dropped. The FileSet would otherwise keep them
+// all, about a kilobyte a cell.
+func (s *Session) forgetSources(base int, keepLast bool) {
+	fs := fileSet(s.machine().in)
+	if fs == nil || base < 0 {
+		return
+	}
+	var old []*token.File
+	fs.Iterate(func(f *token.File) bool {
+		if f.Base() >= base {
+			old = append(old, f)
+		}
+		return true
+	})
+	if keepLast && len(old) > 0 {
+		old = old[:len(old)-1]
+	}
+	for _, f := range old {
+		fs.RemoveFile(f)
+	}
 }
 
 // pushEntry adds a unit about to run to the history and tells OnDeclare.
@@ -255,6 +384,7 @@ func (s *Session) entryOf(c *cellRun, u unit) histEntry {
 				}
 			case *ast.GenDecl:
 				it.calls = it.calls || initCalls(d, s.replayedCalls())
+				it.isVar = it.isVar || d.Tok == token.VAR
 			}
 		}
 		h.names = append(h.names, it.names...)
@@ -267,8 +397,11 @@ func (s *Session) entryOf(c *cellRun, u unit) histEntry {
 // entry h is in the history already), and relinks the funcs that call a
 // func it redefines (the interpreter binds calls at compile time, so they
 // would keep calling the old one).
-func (s *Session) recordDecls(c *cellRun, u unit, h histEntry) {
+func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]reflect.Value) {
 	redefined := map[string]bool{}
+	for name := range old {
+		redefined[name] = true
+	}
 	s.mu.Lock()
 	for _, pi := range u.items {
 		for _, sh := range pi.shapes() {
@@ -292,6 +425,31 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry) {
 			_ = s.execute(c, p, u.line)
 		}
 	}
+	release(old, unitVars(u))
+}
+
+// unitNames are the names a declaration unit declares.
+func unitNames(u unit) []string {
+	var out []string
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
+// unitVars are the vars a declaration unit declares.
+func unitVars(u unit) map[string]bool {
+	out := map[string]bool{}
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			if d.kind == declVar {
+				out[d.name] = true
+			}
+		}
+	}
+	return out
 }
 
 // replayedCalls are the calls of Options.Replayed, as a set.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +29,7 @@ type histItem struct {
 	// calls marks a var whose initializer calls code (other than the
 	// Options.Replayed calls): replaying it runs that code again.
 	calls bool
+	isVar bool // a var declaration
 }
 
 // source is what a replay runs for h: its import, or its declarations
@@ -257,6 +259,7 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 		if src == "" {
 			continue
 		}
+		old, slots := m.globalsNamed(h.names), frameLen(m.in)
 		s.setSite(h.site)
 		err, stuck := m.runReplayed(ctx, src, s.token, s.wakeSleepers)
 		s.setSite("")
@@ -283,7 +286,22 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 			}
 		}
 		out.history = append(out.history, h)
-		s.relinkReplayed(ctx, m, out.funcs, h.funcs)
+		s.relinkReplayed(ctx, m, out.funcs, h.funcs, old)
+		release(old, h.vars())
+		m.dropTemps(slots, h.vars())
+	}
+	return out
+}
+
+// vars are the names of an entry's var declarations.
+func (h histEntry) vars() map[string]bool {
+	out := map[string]bool{}
+	for _, it := range h.items {
+		for _, n := range it.names {
+			if it.isVar {
+				out[n] = true
+			}
+		}
 	}
 	return out
 }
@@ -325,9 +343,13 @@ func (h histEntry) without(skip bool, why string, rep *Replay) histEntry {
 }
 
 // relinkReplayed adds an entry's funcs to funcs and, as recordDecls did
-// when its cell ran, recompiles the funcs that call one it redefined.
-func (s *Session) relinkReplayed(ctx context.Context, m *machine, funcs, fresh map[string]funcSrc) {
+// when its cell ran, recompiles the funcs that use a name it redeclared
+// (old: those that existed).
+func (s *Session) relinkReplayed(ctx context.Context, m *machine, funcs, fresh map[string]funcSrc, old map[string]reflect.Value) {
 	redefined := map[string]bool{}
+	for name := range old {
+		redefined[name] = true
+	}
 	for name, f := range fresh {
 		if _, ok := funcs[name]; ok {
 			redefined[name] = true

@@ -51,11 +51,12 @@ type HistoryEntry struct {
 	Inits int             `json:"inits,omitempty"` // func init declarations, never replayed
 }
 
-// HistoryItem is one declaration of a unit; Calls marks a var whose
-// initializer calls code.
+// HistoryItem is one declaration of a unit; Var marks a var declaration,
+// Calls one whose initializer calls code.
 type HistoryItem struct {
 	Src   string   `json:"src"`
 	Names []string `json:"names,omitempty"`
+	Var   bool     `json:"var,omitempty"`
 	Calls bool     `json:"calls,omitempty"`
 }
 
@@ -189,7 +190,7 @@ func mergeMap[K comparable, V any](dst, src map[K]V) map[K]V {
 func (h histEntry) export() HistoryEntry {
 	e := HistoryEntry{Label: h.label, Src: h.src, Names: append([]string(nil), h.names...), Site: h.site, Inits: h.inits}
 	for _, it := range h.items {
-		e.Items = append(e.Items, HistoryItem{Src: it.src, Names: it.names, Calls: it.calls})
+		e.Items = append(e.Items, HistoryItem{Src: it.src, Names: it.names, Var: it.isVar, Calls: it.calls})
 	}
 	if len(h.funcs) > 0 {
 		e.Funcs = map[string]Func{}
@@ -203,7 +204,7 @@ func (h histEntry) export() HistoryEntry {
 func importEntry(e HistoryEntry) histEntry {
 	h := histEntry{label: e.Label, src: e.Src, names: e.Names, site: e.Site, inits: e.Inits}
 	for _, it := range e.Items {
-		h.items = append(h.items, histItem{src: it.Src, names: it.Names, calls: it.Calls})
+		h.items = append(h.items, histItem{src: it.Src, names: it.Names, isVar: it.Var, calls: it.Calls})
 	}
 	if len(e.Funcs) > 0 {
 		h.funcs = map[string]funcSrc{}

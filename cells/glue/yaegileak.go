@@ -2,6 +2,7 @@ package glue
 
 import (
 	"fmt"
+	"go/token"
 	"reflect"
 	"unsafe"
 
@@ -63,6 +64,67 @@ func retained(in *interp.Interpreter) (roots, scopes int, err error) {
 		scopes += child.Len()
 	}
 	return r.Len(), scopes, nil
+}
+
+// The interpreter's FileSet also keeps every source it compiled (about a
+// kilobyte each with the line directives of a cell): fileSet reaches it, so
+// that the session can remove the files of a statement that has run and
+// left nothing behind that points into them (see Session.forgetSources).
+
+// fileSet is the FileSet of in, or nil when it is not where expected.
+func fileSet(in *interp.Interpreter) *token.FileSet {
+	f, ok := field(reflect.ValueOf(in).Elem(), "fset", reflect.Pointer)
+	if !ok {
+		return nil
+	}
+	fs, _ := f.Interface().(*token.FileSet)
+	return fs
+}
+
+// A declaration at the top level keeps the temporaries of its initializers
+// in the global frame, after the slot of the var itself, for ever: a var
+// declared again 50 times with a %bench result kept 50 results there. The
+// slots a unit added are dead once it has run, but for the vars it
+// declared: zeroTemps zeroes the others.
+
+// frameData is the interpreter's global frame (settable), or false.
+func frameData(in *interp.Interpreter) (reflect.Value, bool) {
+	f, ok := field(reflect.ValueOf(in).Elem(), "frame", reflect.Pointer)
+	if !ok || f.IsNil() {
+		return reflect.Value{}, false
+	}
+	return field(f.Elem(), "data", reflect.Slice)
+}
+
+// frameLen is the length of the global frame (0 when it cannot be read).
+func frameLen(in *interp.Interpreter) int {
+	d, ok := frameData(in)
+	if !ok {
+		return 0
+	}
+	return d.Len()
+}
+
+// zeroTemps zeroes the slots of the global frame from from on, but those
+// of the values in keep (the vars just declared).
+func zeroTemps(in *interp.Interpreter, from int, keep []reflect.Value) {
+	d, ok := frameData(in)
+	if !ok {
+		return
+	}
+	kept := map[uintptr]bool{}
+	for _, v := range keep {
+		if v.IsValid() && v.CanAddr() {
+			kept[v.UnsafeAddr()] = true
+		}
+	}
+	for i := from; i < d.Len(); i++ {
+		slot, ok := d.Index(i).Interface().(reflect.Value)
+		if !ok || !slot.IsValid() || !slot.CanSet() || (slot.CanAddr() && kept[slot.UnsafeAddr()]) {
+			continue
+		}
+		slot.Set(reflect.Zero(slot.Type()))
+	}
 }
 
 // field is v's unexported field name, settable, if it has kind.
