@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -605,9 +606,19 @@ func readBody(r io.Reader, size int, hold *readHold) ([]byte, error) {
 		grown := make([]byte, next)
 		copy(grown, body)
 		hold.give(len(body))
+		old := len(body)
 		body = grown
+		if hold != nil && old >= largeGarbage {
+			// The budget bounds what is held; the collector would let
+			// the buffers given up reach as much again before it ran.
+			debug.FreeOSMemory()
+		}
 	}
 }
+
+// largeGarbage is the size from which a buffer readBody gives up is
+// returned to the system at once (with a memory budget).
+const largeGarbage = 32 << 20
 
 func (conn *Conn) subscribe(msg Msg) {
 	conn.mu.Lock()
