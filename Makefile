@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz test-integration check-generated bench bench-targets soak clean
+.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz test-integration check-generated bench bench-targets bench-start soak clean
 
 all: build
 
@@ -80,6 +80,11 @@ bench:
 TRIALS ?= 20
 bench-targets: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/targets.py --trials $(TRIALS) --html
+
+# Start to kernel_info and an empty cell's round trip, against ipykernel in
+# the same run (Debian's python3-ipykernel), as ratios.
+bench-start: build
+	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/startup.py
 
 clean:
 	rm -rf bin $(OUT)

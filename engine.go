@@ -76,16 +76,18 @@ func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kern
 		res.Err.Traceback = ipynb.RelativePaths(res.Err.Traceback, e.dir).([]string)
 	}
 	if len(req.UserExpressions) > 0 {
-		res.UserExpressions = e.userExpressions(ctx, req.UserExpressions)
+		res.UserExpressions = e.userExpressions(ctx, req.UserExpressions, out)
 	}
 	return res
 }
 
-// userExpressions evaluates each expression as a glue cell with no output.
-func (e engine) userExpressions(ctx context.Context, exprs map[string]string) map[string]any {
+// userExpressions evaluates each expression as a glue cell whose outputs
+// are dropped, but for what it says on stderr (a glue process started
+// again, and what was lost), which goes to the cell's output.
+func (e engine) userExpressions(ctx context.Context, exprs map[string]string, cell kernel.Output) map[string]any {
 	out := map[string]any{}
 	for name, expr := range exprs {
-		data, err := e.s.Execute(ctx, "user_expressions", expr, publisher{out: nullOutput{}})
+		data, err := e.s.Execute(ctx, "user_expressions", expr, publisher{out: stderrOnly{cell}, dir: e.dir})
 		if err != nil {
 			out[name] = map[string]any{"status": "error", "ename": "Error", "evalue": err.Error(), "traceback": []string{}}
 			continue
@@ -98,11 +100,16 @@ func (e engine) userExpressions(ctx context.Context, exprs map[string]string) ma
 	return out
 }
 
-type nullOutput struct{}
+// stderrOnly passes on what is written on stderr, and drops the rest.
+type stderrOnly struct{ out kernel.Output }
 
-func (nullOutput) Stream(string, string)                                {}
-func (nullOutput) Display(map[string]any, map[string]any, string, bool) {}
-func (nullOutput) Clear(bool)                                           {}
+func (s stderrOnly) Stream(name, text string) {
+	if name == "stderr" {
+		s.out.Stream(name, text)
+	}
+}
+func (stderrOnly) Display(map[string]any, map[string]any, string, bool) {}
+func (stderrOnly) Clear(bool)                                           {}
 
 // Jupyter counts cursor positions in Unicode code points; cells count bytes.
 func runesToBytes(s string, n int) int {

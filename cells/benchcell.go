@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/harness"
@@ -32,6 +33,9 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 	if !nameRE.MatchString(as) || token.IsKeyword(as) {
 		return cellError("BenchError", label, 1, fmt.Sprintf("as=%s: the result's variable must be a Go identifier", as))
 	}
+	if p, ok := s.packageNamed(as); ok {
+		return cellError("BenchError", label, 1, fmt.Sprintf("as=%s: %s is the package %q in glue cells, and a variable of that name would hide it for the rest of the session; choose another name with as=NAME", as, as, p))
+	}
 	if opt.Sweep != nil {
 		return s.benchSweep(ctx, label, m.Name, as, opt, pub)
 	}
@@ -41,12 +45,14 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 		return cellError("BenchError", label, 1, err.Error())
 	}
 	s.show(r, pub, headline)
-	if bindErr := s.bind(ctx, as, m.Name); bindErr != nil {
+	bound := "bound to " + as
+	if bindErr := s.bind(ctx, as, m.Name, pub); bindErr != nil {
+		bound = "not bound to " + as + " (" + as + " is as it was)"
 		pub.Stream("stderr", fmt.Sprintf("the result could not be bound to %s in glue cells: %v\n", as, bindErr))
 	}
 	switch {
 	case errors.Is(err, bench.ErrInterrupted):
-		return cellError("Interrupted", label, 1, fmt.Sprintf("%%bench was interrupted; the partial result is above and on disk in %s", r.RawFile))
+		return cellError("Interrupted", label, 1, fmt.Sprintf("%%bench was interrupted; the partial result is above, %s, and on disk in %s", bound, r.RawFile))
 	case err != nil:
 		return cellError("BenchError", label, 1, err.Error())
 	}
@@ -180,18 +186,34 @@ func (s *Session) show(r *bench.Result, pub display.Publisher, headline string) 
 	pub.Display(display.Bundle{Data: report.CommentaryBundle(r), Metadata: report.Role(report.RoleCommentary), ID: display.NewID()}, false)
 }
 
+// bindLimit bounds the binding of a result, which an interrupt of its cell
+// does not stop (the partial result of an interrupted %bench is bound).
+const bindLimit = 30 * time.Second
+
 // bind makes the result a glue variable: var as = bench.Get("name"), a
-// declaration, so that a new glue process (after a crash) gets it back.
-func (s *Session) bind(ctx context.Context, as, name string) error {
-	_, err := s.glue.Eval(ctx, "%bench", fmt.Sprintf("var %s = bench.Get(%q)", as, name), discard{})
+// declaration, so that a new glue process (after a crash) gets it back, the
+// same result (glue.Session.CallSite). What the glue process says, such as
+// that it was started again and what was lost, goes to the cell's pub.
+func (s *Session) bind(ctx context.Context, as, name string, pub display.Publisher) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bindLimit)
+	defer cancel()
+	_, err := s.glue.Eval(ctx, "%bench", fmt.Sprintf("var %s = bench.Get(%q)", as, name), pub)
 	return err
 }
 
-// discard is a Publisher that drops everything.
-type discard struct{}
-
-func (discard) Stream(string, string)        {}
-func (discard) Display(display.Bundle, bool) {}
-func (discard) Clear(bool)                   {}
-
 func short(h string) string { return h[:min(len(h), 12)] }
+
+// packageNamed is the path of the package glue cells have under name:
+// imported by a cell, preloaded, or from the standard library.
+func (s *Session) packageNamed(name string) (string, bool) {
+	if p, ok := s.glue.Package(name); ok {
+		return p, true
+	}
+	if p, ok := preload[name]; ok {
+		return p, true
+	}
+	if name == "display" {
+		return "github.com/benchbook/benchbook/stdlib/display", true
+	}
+	return glue.StdlibPackage(name)
+}

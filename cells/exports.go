@@ -60,12 +60,28 @@ const (
 	callRun     = "bench.Run"
 	callGet     = "bench.Get"
 	callKernels = "bench.Kernels"
+	// callReplayed is bench.Run or bench.Get in a var initializer that a
+	// replay runs again: the answer is the result the call returned when
+	// its cell ran, never a new run nor a later result.
+	callReplayed = "bench.Replayed"
 )
 
-// runArgs are the arguments of bench.Run across the process boundary.
+// replayed are the calls a replay answers from what they returned (see
+// glue.Options.Replayed).
+var replayed = []string{callRun, callGet, callKernels}
+
+// runArgs are the arguments of bench.Run across the process boundary; Site
+// names the call when a declaration makes it (glue.Session.CallSite).
 type runArgs struct {
 	Name string   `json:"name"`
 	Args []string `json:"args"`
+	Site string   `json:"site,omitempty"`
+}
+
+// getArgs are those of bench.Get and of a replayed call.
+type getArgs struct {
+	Name string `json:"name"`
+	Site string `json:"site,omitempty"`
 }
 
 // ServeGlueChild is the glue child process (the hidden command benchbook
@@ -84,7 +100,7 @@ func childOptions(call gluechild.Caller) (glue.Options, error) {
 	if err != nil {
 		return glue.Options{}, err
 	}
-	return glue.Options{Exports: exports(remoteBench(call)), Preload: preload, Dir: dir, Render: render}, nil
+	return glue.Options{Exports: exports(remoteBench(call)), Preload: preload, Dir: dir, Render: render, Replayed: replayed}, nil
 }
 
 // remoteBench is the child's bench API: each call asks the parent.
@@ -92,16 +108,21 @@ func remoteBench(call gluechild.Caller) benchAPI {
 	return benchAPI{
 		run: func(name string, args ...string) (*bench.Result, error) {
 			var r *bench.Result
-			if call.Replaying() { // a var initializer: take the result, do not measure again
-				err := call.Call(callGet, name, &r)
+			site := call.Site()
+			if call.Replaying() { // a var initializer: the result it had, not a new run
+				err := call.Call(callReplayed, getArgs{Name: name, Site: site}, &r)
 				return r, err
 			}
-			err := call.Call(callRun, runArgs{Name: name, Args: args}, &r)
+			err := call.Call(callRun, runArgs{Name: name, Args: args, Site: site}, &r)
 			return r, err
 		},
 		get: func(name string) *bench.Result {
 			var r *bench.Result
-			if err := call.Call(callGet, name, &r); err != nil {
+			site, method := call.Site(), callGet
+			if call.Replaying() {
+				method = callReplayed
+			}
+			if err := call.Call(method, getArgs{Name: name, Site: site}, &r); err != nil {
 				panic(err)
 			}
 			return r
@@ -126,16 +147,25 @@ func (s *Session) handleGlue(ctx context.Context, pub display.Publisher, method 
 			return nil, err
 		}
 		r, err := s.runFromGlue(ctx, pub, a.Name, a.Args...)
+		s.keepSite(a.Site, r)
 		if r == nil {
 			return nil, err
 		}
 		return r, err
 	case callGet:
-		var name string
-		if err := json.Unmarshal(args, &name); err != nil {
+		var a getArgs
+		if err := json.Unmarshal(args, &a); err != nil {
 			return nil, err
 		}
-		return s.result(name), nil
+		r := s.result(a.Name)
+		s.keepSite(a.Site, r)
+		return r, nil
+	case callReplayed:
+		var a getArgs
+		if err := json.Unmarshal(args, &a); err != nil {
+			return nil, err
+		}
+		return s.replayedResult(a)
 	case callKernels:
 		return s.kernelNames(), nil
 	}
@@ -161,6 +191,29 @@ func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name s
 		s.mu.Unlock()
 	}
 	return r, err
+}
+
+// keepSite keeps the result (nil too) a declaration's call returned, for
+// its replay.
+func (s *Session) keepSite(site string, r *bench.Result) {
+	if site == "" {
+		return
+	}
+	s.mu.Lock()
+	s.sites[site] = r
+	s.mu.Unlock()
+}
+
+// replayedResult answers a bench.Run or bench.Get that a replay runs again:
+// the result the call returned when its cell ran.
+func (s *Session) replayedResult(a getArgs) (*bench.Result, error) {
+	s.mu.Lock()
+	r, ok := s.sites[a.Site]
+	s.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("the result of %s that this declaration had is not known; re-run its cell", a.Name)
+	}
+	return r, nil
 }
 
 // result is bench.Get: the latest result of a kernel in this session.

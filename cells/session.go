@@ -57,6 +57,9 @@ type Session struct {
 	benched map[string]*harness.Kernel
 	// specs are what each kernel was built from, to build its layouts.
 	specs map[string]harness.Spec
+	// sites are the results that bench.Run and bench.Get returned in var
+	// initializers, by call site, for their replay.
+	sites map[string]*bench.Result
 }
 
 // New starts a session.
@@ -72,7 +75,7 @@ func New(opt Options) (*Session, error) {
 		opt.ResultsDir = filepath.Join(opt.Dir, "results")
 	}
 	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
-		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}}
+		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}, sites: map[string]*bench.Result{}}
 	g, err := gluechild.Start(gluechild.Options{Dir: opt.Dir, Handle: s.handleGlue})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)

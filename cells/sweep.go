@@ -80,12 +80,14 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	}
 	s.results[name] = rs[len(rs)-1]
 	s.mu.Unlock()
-	if bindErr := s.bind(ctx, as, name); bindErr != nil {
+	bound := "the last point bound to " + as
+	if bindErr := s.bind(ctx, as, name, pub); bindErr != nil {
+		bound = "not bound to " + as + " (" + as + " is as it was)"
 		pub.Stream("stderr", fmt.Sprintf("the result could not be bound to %s in glue cells: %v\n", as, bindErr))
 	}
 	switch {
 	case errors.Is(runErr, bench.ErrInterrupted):
-		return cellError("Interrupted", label, 1, "%bench was interrupted; the partial results are above and on disk")
+		return cellError("Interrupted", label, 1, "%bench was interrupted; the partial results are above ("+bound+") and on disk")
 	case runErr != nil:
 		return fail(runErr)
 	}

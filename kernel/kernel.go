@@ -23,6 +23,11 @@ type config struct {
 	replayWindow int           // recent signatures remembered
 	iopubHWM     int           // messages zmq4's PUB queue, and each subscriber's, holds before dropping
 	maxMsgSize   int64         // largest message read from a peer (zmq4.WithMaxMessageSize)
+	// peerMemory bounds, kernel-wide, the bytes held for messages read from
+	// peers and not yet verified (0: peerMemoryFor(maxMsgSize)).
+	peerMemory int64
+	// queueMemory bounds, kernel-wide, the bytes queued to peers.
+	queueMemory int64
 	// onReceive, when set, is called with each accepted request before it
 	// is queued (channel is "shell", "control" or "stdin").
 	onReceive func(channel string, m Message)
@@ -39,6 +44,7 @@ func defaultConfig() config {
 		replayWindow: DefaultReplayWindow,
 		iopubHWM:     100000,
 		maxMsgSize:   DefaultMaxMessageSize,
+		queueMemory:  DefaultQueueMemory,
 	}
 }
 
@@ -55,6 +61,12 @@ type request struct {
 	seq     uint64 // arrival order on the shell socket
 }
 
+// budgets are the kernel-wide bounds on what peers make the kernel hold,
+// shared by its five sockets.
+type budgets struct {
+	incoming, queued *zmq4.MemoryBudget
+}
+
 // sockets are the five ZeroMQ sockets of the connection file.
 type sockets struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
@@ -69,6 +81,7 @@ type kernel struct {
 	recv    *Receiver
 	session string
 	socks   sockets
+	budgets budgets
 
 	shellOut, controlOut, iopubOut *outbox
 
@@ -116,7 +129,8 @@ func newKernel(ci ConnectionInfo, eng Engine, logw io.Writer, cfg config) (*kern
 	if ci.Key == "" {
 		logger.Print(emptyKeyWarning)
 	}
-	socks, err := bindSockets(ci, cfg, log.New(logw, "zmq4: ", log.LstdFlags))
+	b := budgets{incoming: zmq4.NewMemoryBudget(cfg.incomingMemory()), queued: zmq4.NewMemoryBudget(cfg.queueMemory)}
+	socks, err := bindSockets(ci, cfg, b, log.New(logw, "zmq4: ", log.LstdFlags))
 	if err != nil {
 		return nil, err
 	}
@@ -126,6 +140,7 @@ func newKernel(ci ConnectionInfo, eng Engine, logw io.Writer, cfg config) (*kern
 		recv:       NewReceiver(codec, cfg.replayWindow),
 		session:    NewID(),
 		socks:      socks,
+		budgets:    b,
 		shellQ:     make(chan request, cfg.queueSize),
 		controlQ:   make(chan request, cfg.queueSize),
 		quit:       make(chan struct{}),
@@ -139,9 +154,10 @@ func newKernel(ci ConnectionInfo, eng Engine, logw io.Writer, cfg config) (*kern
 }
 
 // bindSockets creates the five sockets and binds each to its endpoint.
-func bindSockets(ci ConnectionInfo, cfg config, zlog *log.Logger) (sockets, error) {
+func bindSockets(ci ConnectionInfo, cfg config, b budgets, zlog *log.Logger) (sockets, error) {
 	ctx := context.Background()
-	opts := []zmq4.Option{zmq4.WithTimeout(cfg.sendTimeout), zmq4.WithLogger(zlog), zmq4.WithMaxMessageSize(cfg.maxMsgSize)}
+	opts := []zmq4.Option{zmq4.WithTimeout(cfg.sendTimeout), zmq4.WithLogger(zlog), zmq4.WithMaxMessageSize(cfg.maxMsgSize),
+		zmq4.WithMemoryBudget(b.incoming), zmq4.WithQueueBudget(b.queued)}
 	s := sockets{
 		shell:   zmq4.NewRouter(ctx, opts...),
 		control: zmq4.NewRouter(ctx, opts...),
@@ -211,6 +227,10 @@ func (k *kernel) readLoop(name string, sock zmq4.Socket, out *outbox, q chan req
 			continue
 		}
 		m, err := k.recv.Receive(zm.Frames)
+		// Verified or dropped, the message no longer counts against the
+		// budget of unverified bytes: what a client with the key sends is
+		// as trusted as the code it runs.
+		zm.Release()
 		if err != nil {
 			k.log.Printf("%s: dropped a message: %v", name, err)
 			continue
@@ -250,6 +270,7 @@ func (k *kernel) heartbeat() {
 		if err := k.socks.hb.Send(msg); err != nil && !k.closing() {
 			k.log.Printf("heartbeat: echo failed: %v", err)
 		}
+		msg.Release() // the echo's queue counts its bytes now
 	}
 }
 

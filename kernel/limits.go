@@ -22,6 +22,31 @@ const MaxMessageSizeEnv = "BENCHBOOK_MAX_MESSAGE_SIZE"
 // unless MaxMessageSizeEnv says otherwise.
 const DefaultMaxMessageSize = zmq4.DefaultMaxMessageSize
 
+// DefaultQueueMemory bounds, kernel-wide, the bytes of the messages queued
+// to peers and not yet written (each peer has its own queue of at most 1000
+// messages or 64 MiB): a peer that is behind when its queue, or all queues
+// together, would pass their bound is disconnected, never waited on.
+const DefaultQueueMemory = 256 << 20
+
+// peerMemoryFor is the kernel-wide bound on the bytes held for messages
+// read from peers and not yet verified, for a largest message of max bytes:
+// room for one message of the largest size while it is read (1.125 times
+// its size, zmq4's readBody), a quarter more, and 16 MiB for the small
+// messages of other clients. A read that finds no room waits up to the
+// socket timeout, then its peer is disconnected; so no number of peers
+// without the key can make the kernel hold more.
+func peerMemoryFor(max int64) int64 {
+	return max + max/4 + 16<<20
+}
+
+// incomingMemory is the bound on unverified incoming bytes.
+func (c config) incomingMemory() int64 {
+	if c.peerMemory > 0 {
+		return c.peerMemory
+	}
+	return peerMemoryFor(c.maxMsgSize)
+}
+
 // ErrMessageSize is wrapped by the error for an unusable MaxMessageSizeEnv.
 var ErrMessageSize = errors.New("invalid " + MaxMessageSizeEnv)
 

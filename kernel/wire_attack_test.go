@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -311,4 +312,110 @@ func TestEmptyKeyWarning(t *testing.T) {
 	if strings.Contains(signed.logs.String(), "empty key") {
 		t.Error("a warning for a kernel with a key")
 	}
+}
+
+// zmtpMessage encodes frames as one ZMTP message (more flags on all but
+// the last), as a DEALER sends it.
+func zmtpMessage(frames [][]byte) []byte {
+	var out []byte
+	for i, f := range frames {
+		flags := byte(zmtpMore)
+		if i == len(frames)-1 {
+			flags = 0
+		}
+		out = append(out, zmtpFrame(flags, f)...)
+	}
+	return out
+}
+
+// TestWireFrozenShellClient has a client with the key (a raw DEALER that
+// signs its requests) ask for large history replies and then never read
+// them: another client's shell replies still come at once, and the frozen
+// client is disconnected (12 replies of 6.4 MB pass its queue's 64 MiB). On main (issue 23, item 7) zmq4's ROUTER wrote
+// each reply under the socket's lock without a deadline, so once the
+// frozen client's socket buffers were full every other client's replies
+// waited until it disconnected.
+func TestWireFrozenShellClient(t *testing.T) {
+	ci := tcpConnection(t, "secret")
+	k := startKernel(t, ci, newFakeEngine())
+	c := connect(t, k.conn)
+	code := strings.Repeat("x", 128<<10)
+	for range 50 { // 6.4 MB of history
+		id := c.execute(code, nil)
+		mustType(t, c.reply(c.shellIn, id), "execute_reply")
+	}
+	c.drain(c.iopubIn, 50*time.Millisecond)
+	frozen := dialRaw(t, ci, ci.ShellPort, zmtpReady("DEALER"))
+	codec := NewCodec([]byte(ci.Key))
+	for range 12 { // 12 replies of 6.4 MB: more than the socket buffers hold
+		frames, err := codec.Encode(Outgoing{Header: NewHeader("history_request", "frozen", "test"),
+			Content: map[string]any{"hist_access_type": "tail", "n": 100, "output": false, "raw": true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := frozen.Write(zmtpMessage(frames)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k.waitReceived(t, "shell history_request", 12)
+	for i := range 5 {
+		start := time.Now()
+		id := c.send(c.shell, "kernel_info_request", map[string]any{})
+		mustType(t, c.reply(c.shellIn, id), "kernel_info_reply")
+		t.Logf("kernel_info %d answered in %v beside the frozen client", i, time.Since(start))
+	}
+	c.drain(c.iopubIn, 10*time.Millisecond)
+	waitHangUp(t, frozen, wait)
+	checkServing(t, k, c)
+}
+
+// TestWireMemoryBound has 24 raw peers without the key each announce a
+// frame of almost the maximum message size (4 MiB here) and send all of it
+// but its last byte, then wait. The memory the kernel holds for them is
+// bounded kernel-wide, whatever their number: peers past the bound wait and
+// are then dropped, and once the peers are gone a real client is served.
+// On main (issue 23, item 4) the limit was per frame, so 24 peers held 24
+// frames: about 96 MiB here, and four peers of 1000 MiB killed a kernel at
+// 3.25 GB.
+func TestWireMemoryBound(t *testing.T) {
+	const peers, size = 24, 4<<20 - 4<<10
+	ci := tcpConnection(t, "secret")
+	k := startKernelWith(t, ci, newFakeEngine(), func(c *config) { c.maxMsgSize = 4 << 20; c.sendTimeout = 2 * time.Second })
+	c := connect(t, k.conn)
+	var before runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	body := bytes.Repeat([]byte("m"), size-1)
+	done := make(chan struct{}, peers)
+	var raws []net.Conn
+	for range peers {
+		raw := dialRaw(t, ci, ci.ShellPort, zmtpReady("DEALER"))
+		raws = append(raws, raw)
+		go func() {
+			defer func() { done <- struct{}{} }()
+			_, _ = raw.Write(append(zmtpLongHeader(0, size), body...))
+		}()
+	}
+	sent, timeout := 0, time.After(3*time.Second)
+wait:
+	for sent < peers {
+		select {
+		case <-done:
+			sent++
+		case <-timeout:
+			break wait
+		}
+	}
+	var during runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&during)
+	held := int64(during.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d of %d peers sent their frame (or filled the socket buffers with it); the kernel's heap grew by %.1f MiB", sent, peers, float64(held)/(1<<20))
+	if held > 48<<20 {
+		t.Errorf("the kernel holds %.1f MiB for %d unfinished frames of 4 MiB: the bound is not kernel-wide", float64(held)/(1<<20), peers)
+	}
+	for _, raw := range raws {
+		raw.Close()
+	}
+	checkServing(t, k, c)
 }

@@ -113,7 +113,26 @@
 // them to run a session in a child process and to start it again when a
 // fatal error of the Go runtime (stack overflow, concurrent map writes, out
 // of memory, a panic in a goroutine that compiled code started) ends it;
-// Options.OnDeclare lets it keep the state while a cell runs.
+// Options.OnDeclare lets it keep the state while a cell runs, and
+// StateChanges gives only what changed since it last ran, so that the cost
+// of a cell does not grow with the session.
+//
+// # Replays
+//
+// A replay (replay.go) runs the history entry by entry, in the order
+// written: each declaration unit, then the relinking of the funcs that call
+// a func it redefined, as when its cell ran, so that a var initialized from
+// a func sees the func of its time. func init is never run again (it ran
+// with its cell), and the note says so; a var whose initializer calls code
+// runs it again, and the note names it, except the calls of
+// Options.Replayed, whose host answers them from what they returned
+// (CallSite names each call, the same in the cell and in the replay). A
+// declaration unit joins the history before it runs, so that when an
+// initializer ends the process the func declared beside it is kept:
+// RestoreOptions.Skip then leaves that unit's initializers that call code
+// out of the next replay, and NoCalls all of them. An interrupt stops a
+// replay; what it did not reach is named. Whatever is not restored is
+// forgotten, so that the next replay does not meet it again.
 //
 // # What glue cells do not support (yaegi v0.16.1 on Go 1.26)
 //

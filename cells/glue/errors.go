@@ -163,7 +163,7 @@ func (s *Session) panicError(c *cellRun, value any, line int, frames []frame, wh
 
 // frameText is the traceback line of a frame: the interpreted functions a
 // panic went through, innermost first. The cell's top level and the
-// function literals of the cell itself are left out (the header says
+// function literals of the cell itself (and stmtFunc, the cell's statements) are left out (the header says
 // where); the interpreter writes two frames per literal, hence the caller's
 // de-duplication.
 func (s *Session) frameText(c *cellRun, f frame) string {
@@ -171,6 +171,9 @@ func (s *Session) frameText(c *cellRun, f frame) string {
 		return ""
 	}
 	name := strings.TrimPrefix(f.fn, "main.")
+	if name == stmtFunc { // a statement of the cell (see rewrite.go)
+		return ""
+	}
 	if strings.HasPrefix(name, "func") || strings.HasPrefix(f.fn, "main.func") {
 		if f.seq == c.seq {
 			return ""

@@ -73,3 +73,24 @@ func TestOsExitDoesNotEndTheProcess(t *testing.T) {
 	}
 	mustRun(t, s, "Cell [2]", "1")
 }
+
+// A panic in a statement (run as the body of a func, see rewrite.go) is
+// the cell's error and nothing else: no frame of the interpreter's leaks on
+// stderr, and the traceback names no helper (jupyter_kernel_test's
+// test_error wants exactly one output).
+func TestStatementPanicIsOnlyTheError(t *testing.T) {
+	s := newSession(t, Options{})
+	mustRun(t, s, "Cell[1]", "func boom() { panic(\"deep\") }")
+	for _, code := range []string{`panic("boom")`, "x := 1\nboom()", "fmt.Sprint(1)\nboom()"} {
+		_, e, pub := run(t, s, "Cell[2]", code)
+		if e == nil {
+			t.Fatalf("%q did not fail", code)
+		}
+		if got := pub.text("stderr"); got != "" {
+			t.Errorf("%q wrote on stderr: %q", code, got)
+		}
+		if tb := strings.Join(e.Traceback, "\n"); strings.Contains(tb, "__glue") {
+			t.Errorf("%q: the traceback names a helper:\n%s", code, tb)
+		}
+	}
+}

@@ -3,6 +3,9 @@ package glue
 import (
 	"errors"
 	"go/ast"
+	"go/token"
+	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -57,8 +60,10 @@ func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
 		s.mu.Lock()
 		if sp.name != "." {
 			s.pkgs[sp.name] = sp.path
+			s.chg.pkgs[sp.name] = true
 		}
 		s.history = append(s.history, histEntry{label: c.label, src: sp.source(), names: []string{sp.name}})
+		s.keepLabel(c.seq)
 		s.mu.Unlock()
 		s.declared()
 	}
@@ -78,6 +83,13 @@ func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 // its result wrapper first, and without it when that fails (a call with no
 // value, for instance).
 func (s *Session) runUnit(c *cellRun, u unit) *Error {
+	base := s.sourceBase()
+	var old map[string]reflect.Value // the globals it redeclares, before it compiles
+	slots := 0
+	if u.decl {
+		old = s.machine().globalsNamed(unitNames(u))
+		slots = frameLen(s.machine().in)
+	}
 	p, err := s.compile(c, u.src)
 	if err != nil && u.plain != "" {
 		var err2 error
@@ -91,13 +103,161 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		return s.compileFailure(c, err, u.line, u.items)
 	}
 	s.recordNames(c, u)
-	if e := s.execute(c, p, u.line); e != nil {
+	switch {
+	case u.call != "" && leavesNothing(u):
+		defer s.forgetSources(base, false)
+	case !u.decl:
+		// the interpreter parses a statement as a file first, then as the
+		// body of func main: only the last source it added is used
+		defer s.forgetSources(base, true)
+	}
+	if u.call != "" {
+		if e := s.execute(c, p, u.line); e != nil {
+			return e
+		}
+		if p, err = s.compile(c, u.call); err != nil {
+			return s.compileFailure(c, err, u.line, u.items)
+		}
+	}
+	if !u.decl {
+		return s.execute(c, p, u.line)
+	}
+	// The unit joins the history before it runs, so that a host that keeps
+	// the state elsewhere has it if an initializer kills the process (a
+	// replay then leaves that initializer out and keeps the rest, such as
+	// a func declared before it); it leaves the history if it fails.
+	h := s.entryOf(c, u)
+	s.pushEntry(c, h)
+	s.setSite(h.site)
+	e := s.execute(c, p, u.line)
+	s.setSite("")
+	if e != nil {
+		s.popEntry()
 		return e
 	}
-	if u.decl {
-		s.recordDecls(c, u)
-	}
+	s.recordDecls(c, u, h, old)
+	s.machine().dropTemps(slots, unitVars(u))
 	return nil
+}
+
+// dropTemps zeroes the slots of the global frame from slots on that the
+// declaration unit just run left, but for its vars (see zeroTemps).
+func (m *machine) dropTemps(slots int, vars map[string]bool) {
+	if len(vars) == 0 {
+		return
+	}
+	names := make([]string, 0, len(vars))
+	for n := range vars {
+		names = append(names, n)
+	}
+	keep := make([]reflect.Value, 0, len(vars))
+	for _, v := range m.globalsNamed(names) {
+		keep = append(keep, v)
+	}
+	zeroTemps(m.in, slots, keep)
+}
+
+// globalsNamed are the interpreter's globals among names (those a unit
+// about to run redeclares).
+func (m *machine) globalsNamed(names []string) map[string]reflect.Value {
+	g, ok := globalsOf(m.in)
+	out := map[string]reflect.Value{}
+	if !ok {
+		return out
+	}
+	for _, n := range names {
+		if v, ok := g[n]; ok {
+			out[n] = v
+		}
+	}
+	return out
+}
+
+// release zeroes the old slots of the vars a unit redeclared. The
+// interpreter gives a redeclared var a new slot and keeps the old one, with
+// its value, for ever (a %bench result bound 50 times kept 50 results);
+// the funcs that read it are relinked to the new one (dependents).
+func release(old map[string]reflect.Value, vars map[string]bool) {
+	for name, v := range old {
+		if vars[name] && v.IsValid() && v.CanSet() {
+			v.Set(reflect.Zero(v.Type()))
+		}
+	}
+}
+
+// leavesNothing reports a statement that leaves nothing pointing into its
+// source once it has run: no function literal (which compiled code may
+// call later) and no go statement.
+func leavesNothing(u unit) bool {
+	for _, pi := range u.items {
+		if pi.stmt == nil {
+			return false
+		}
+		found := false
+		ast.Inspect(pi.stmt, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit, *ast.GoStmt:
+				found = true
+			}
+			return !found
+		})
+		if found {
+			return false
+		}
+	}
+	return true
+}
+
+// sourceBase is where the interpreter's next source will start in its
+// FileSet (-1 if it cannot be reached).
+func (s *Session) sourceBase() int {
+	if fs := fileSet(s.machine().in); fs != nil {
+		return fs.Base()
+	}
+	return -1
+}
+
+// forgetSources removes from the interpreter's FileSet the sources it
+// compiled from base on (but the last one, with keepLast): those of a
+// statement that has run (its errors are written already) and that left
+// nothing behind (leavesNothing), or the parses of a definition that the
+// interpreter tried and dropped. The FileSet would otherwise keep them
+// all, about a kilobyte a cell.
+func (s *Session) forgetSources(base int, keepLast bool) {
+	fs := fileSet(s.machine().in)
+	if fs == nil || base < 0 {
+		return
+	}
+	var old []*token.File
+	fs.Iterate(func(f *token.File) bool {
+		if f.Base() >= base {
+			old = append(old, f)
+		}
+		return true
+	})
+	if keepLast && len(old) > 0 {
+		old = old[:len(old)-1]
+	}
+	for _, f := range old {
+		fs.RemoveFile(f)
+	}
+}
+
+// pushEntry adds a unit about to run to the history and tells OnDeclare.
+func (s *Session) pushEntry(c *cellRun, h histEntry) {
+	s.mu.Lock()
+	s.history = append(s.history, h)
+	s.keepLabel(c.seq)
+	s.mu.Unlock()
+	s.declared()
+}
+
+// popEntry takes back the last entry pushed: its unit failed.
+func (s *Session) popEntry() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.history = s.history[:len(s.history)-1]
+	s.chg.history = min(s.chg.history, len(s.history))
 }
 
 // compileFailure turns a compile error into an Error; the interpreter's
@@ -174,16 +334,21 @@ func (s *Session) recordNames(c *cellRun, u unit) {
 	for _, pi := range u.items {
 		for _, d := range pi.declared() {
 			s.names[d.name] = nameInfo{declName: d, label: c.label}
+			s.chg.names[d.name] = true
 		}
 	}
 }
 
 // histEntry is an import or a run of declarations that a new interpreter
-// replays to get the session's state back.
+// replays to get the session's state back (see replay.go).
 type histEntry struct {
 	label string
-	src   string
-	names []string // the names it declares
+	src   string     // an import's source
+	items []histItem // a declaration unit's declarations, func init left out
+	names []string   // the names it declares
+	funcs map[string]funcSrc
+	site  string // siteOf the unit's source
+	inits int    // func init declarations left out
 }
 
 // shapeSrc is the normalized source of a type or method declaration, and
@@ -198,39 +363,61 @@ type funcSrc struct {
 	refs map[string]bool
 }
 
-// recordDecls adds a declaration unit to the history, and relinks the
-// funcs that call a func it redefines (the interpreter binds calls at
-// compile time, so they would keep calling the old one).
-func (s *Session) recordDecls(c *cellRun, u unit) {
-	var names []string
-	redefined := map[string]bool{}
-	newFuncs := map[string]funcSrc{}
-	for _, pi := range u.items {
+// entryOf is the history entry of a declaration unit: its items (func
+// init left out), the funcs it declares and the key of its calls.
+func (s *Session) entryOf(c *cellRun, u unit) histEntry {
+	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]funcSrc{}}
+	for i, pi := range u.items {
+		if len(pi.decls) > 0 && isInitFunc(pi.decls[0]) {
+			h.inits++
+			continue
+		}
+		it := histItem{src: u.pieces[i]}
 		for _, d := range pi.declared() {
-			names = append(names, d.name)
+			it.names = append(it.names, d.name)
 		}
 		for _, d := range pi.decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
-				newFuncs[fd.Name.Name] = s.funcSource(c, pi, fd)
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					h.funcs[d.Name.Name] = s.funcSource(c, pi, d)
+				}
+			case *ast.GenDecl:
+				it.calls = it.calls || initCalls(d, s.replayedCalls())
+				it.isVar = it.isVar || d.Tok == token.VAR
 			}
 		}
+		h.names = append(h.names, it.names...)
+		h.items = append(h.items, it)
+	}
+	return h
+}
+
+// recordDecls records what a declaration unit that ran declared (its
+// entry h is in the history already), and relinks the funcs that call a
+// func it redefines (the interpreter binds calls at compile time, so they
+// would keep calling the old one).
+func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]reflect.Value) {
+	redefined := map[string]bool{}
+	for name := range old {
+		redefined[name] = true
 	}
 	s.mu.Lock()
 	for _, pi := range u.items {
 		for _, sh := range pi.shapes() {
 			if _, ok := s.shapes[sh.key]; !ok {
 				s.shapes[sh.key] = shapeSrc{src: sh.src, label: c.label}
+				s.chg.shapes[sh.key] = true
 			}
 		}
 	}
-	s.history = append(s.history, histEntry{label: c.label, src: u.src, names: names})
-	for name, f := range newFuncs {
+	for name, f := range h.funcs {
 		if _, ok := s.funcs[name]; ok {
 			redefined[name] = true
 		}
 		s.funcs[name] = f
 	}
-	relink := s.dependents(redefined, newFuncs)
+	relink := dependents(s.funcs, redefined, h.funcs)
 	s.mu.Unlock()
 	s.declared()
 	if relink != "" {
@@ -238,6 +425,40 @@ func (s *Session) recordDecls(c *cellRun, u unit) {
 			_ = s.execute(c, p, u.line)
 		}
 	}
+	release(old, unitVars(u))
+}
+
+// unitNames are the names a declaration unit declares.
+func unitNames(u unit) []string {
+	var out []string
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			out = append(out, d.name)
+		}
+	}
+	return out
+}
+
+// unitVars are the vars a declaration unit declares.
+func unitVars(u unit) map[string]bool {
+	out := map[string]bool{}
+	for _, pi := range u.items {
+		for _, d := range pi.declared() {
+			if d.kind == declVar {
+				out[d.name] = true
+			}
+		}
+	}
+	return out
+}
+
+// replayedCalls are the calls of Options.Replayed, as a set.
+func (s *Session) replayedCalls() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range s.opt.Replayed {
+		out[r] = true
+	}
+	return out
 }
 
 // declared tells Options.OnDeclare that the history grew.
@@ -264,16 +485,16 @@ func (s *Session) funcSource(c *cellRun, pi *pitem, fd *ast.FuncDecl) funcSrc {
 	return funcSrc{src: src, refs: refs}
 }
 
-// dependents returns the source that redeclares every func which calls a
-// redefined one, transitively, except those just declared; "" if none.
-// Called with mu held.
-func (s *Session) dependents(redefined map[string]bool, fresh map[string]funcSrc) string {
+// dependents returns the source that redeclares every func of funcs which
+// calls a redefined one, transitively, except those in fresh (just
+// declared); "" if none.
+func dependents(funcs map[string]funcSrc, redefined map[string]bool, fresh map[string]funcSrc) string {
 	todo := redefined
 	done := map[string]bool{}
 	var srcs []string
 	for len(todo) > 0 {
 		next := map[string]bool{}
-		for name, f := range s.funcs {
+		for name, f := range funcs {
 			if done[name] || fresh[name].src != "" {
 				continue
 			}
@@ -290,5 +511,6 @@ func (s *Session) dependents(redefined map[string]bool, fresh map[string]funcSrc
 	if len(srcs) == 0 {
 		return ""
 	}
+	sort.Strings(srcs)
 	return "package main;" + strings.Join(srcs, "\n") + "\n"
 }

@@ -9,10 +9,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
 	"github.com/traefik/yaegi/stdlib/generic"
 )
+
+// stdlibIndex indexes the standard library's packages, once.
+var stdlibIndex = sync.OnceValue(func() *pkgIndex { return newPkgIndex(stdlib.Symbols) })
+
+// StdlibPackage is the import path of the standard-library package that a
+// glue cell gets by using name without an import ("fmt": "fmt"), if any: a
+// host that declares names in cells (a %bench result) must not hide it.
+func StdlibPackage(name string) (path string, ok bool) {
+	if ps := stdlibIndex().paths[name]; len(ps) > 0 {
+		return ps[0], true
+	}
+	return "", false
+}
 
 // pkgIndex knows every package a cell can import: the interpreter's
 // standard library symbol tables, the generic standard library sources the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
-	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -54,7 +53,7 @@ func (s *Session) newMachine() (*machine, error) {
 	m := &machine{in: in}
 	for name, p := range s.preloads() {
 		src := "package main; import " + name + " " + strconv.Quote(p)
-		if err := m.runPlain(src); err != nil {
+		if err := m.runPlain(context.Background(), src); err != nil {
 			return nil, fmt.Errorf("glue: preloading %s %q: %w", name, p, err)
 		}
 	}
@@ -72,27 +71,37 @@ func (s *Session) preloads() map[string]string {
 	for name, p := range out {
 		if name != rtName {
 			s.pkgs[name] = p
+			s.chg.pkgs[name] = true
 		}
 	}
 	s.mu.Unlock()
 	return out
 }
 
-// runPlain compiles and runs a source outside any cell.
-func (m *machine) runPlain(src string) (err error) {
+// runPlain compiles and runs a source outside any cell, until it ends or
+// ctx does (and at most replayLimit).
+func (m *machine) runPlain(ctx context.Context, src string) error {
+	err, _ := m.runReplayed(ctx, src, "", func() {})
+	return err
+}
+
+// runReplayed is runPlain for a replay: a run that ctx stops is woken
+// (wake) and waited for as a cell's is (execute); stuck says it did not
+// stop, which leaves the interpreter unusable.
+func (m *machine) runReplayed(ctx context.Context, src, token string, wake func()) (err error, stuck bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), replayLimit)
+	ctx, cancel := context.WithTimeout(ctx, replayLimit)
 	defer cancel()
 	p, err := m.in.Compile(src)
+	dropCompiled(m.in)
 	if err != nil {
-		return err
+		return err, false
 	}
-	_, err = m.in.ExecuteWithContext(ctx, p)
-	return err
+	return m.execute(ctx, p, token, wake)
 }
 
 // stop stops every interpreted goroutine of the machine (they check the
@@ -137,6 +146,7 @@ func (s *Session) compile(c *cellRun, src string) (*interp.Program, error) {
 			ch <- r
 		}()
 		r.p, r.err = m.in.Compile(src)
+		dropCompiled(m.in)
 	}()
 	t := time.NewTimer(compileLimit)
 	defer t.Stop()
@@ -205,71 +215,11 @@ func (s *Session) replace(c *cellRun) string {
 	s.mu.Lock()
 	s.m = m
 	history := append([]histEntry(nil), s.history...)
-	funcs := make([]string, 0, len(s.funcs))
-	for _, f := range s.funcs {
-		funcs = append(funcs, f.src)
-	}
 	s.mu.Unlock()
-	sort.Strings(funcs)
-	restored, failed := s.replay(m, history, funcs)
-	lost := s.forgetStatements(restored)
-	return replaceNote(restored, failed, lost)
-}
-
-// replay runs the history in a new interpreter, then every func once more
-// so that each calls the latest version of the others.
-func (s *Session) replay(m *machine, history []histEntry, funcs []string) (restored, failed []string) {
-	deadline := time.Now().Add(replayLimit)
-	for _, h := range history {
-		if time.Now().After(deadline) {
-			failed = append(failed, h.names...)
-			continue
-		}
-		if err := m.runPlain(h.src); err != nil {
-			failed = append(failed, h.names...)
-			continue
-		}
-		restored = append(restored, h.names...)
-	}
-	if len(funcs) > 0 {
-		_ = m.runPlain("package main;" + strings.Join(funcs, "\n") + "\n")
-	}
-	return restored, failed
-}
-
-// forgetStatements drops the names defined by statements (:=), which the
-// replay does not restore, and returns them.
-func (s *Session) forgetStatements(restored []string) []string {
-	back := map[string]bool{}
-	for _, n := range restored {
-		back[n] = true
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var lost []string
-	for name, n := range s.names {
-		if n.kind == declDefine && !back[name] {
-			lost = append(lost, name+" ("+n.label+")")
-			delete(s.names, name)
-		}
-	}
-	sort.Strings(lost)
-	return lost
-}
-
-func replaceNote(restored, failed, lost []string) string {
-	var b strings.Builder
-	b.WriteString("The cell did not stop: it is inside a call the interpreter cannot interrupt. ")
-	b.WriteString("The interpreter was replaced by a new one (the old one is left to finish in the background).\n")
-	fmt.Fprintf(&b, "Restored by re-running the imports and declarations of earlier cells: %s.\n", listOrNone(restored))
-	b.WriteString("Variables declared with var were re-initialized from their declarations: values assigned to them later are lost.\n")
-	if len(lost) > 0 {
-		fmt.Fprintf(&b, "Not restored (defined by statements; re-run their cells): %s.\n", strings.Join(lost, ", "))
-	}
-	if len(failed) > 0 {
-		fmt.Fprintf(&b, "Failed to restore: %s.\n", strings.Join(failed, ", "))
-	}
-	return strings.TrimRight(b.String(), "\n")
+	r := s.replay(context.Background(), m, history, RestoreOptions{})
+	r.rep.Lost = s.adopt(r)
+	return "The cell did not stop: it is inside a call the interpreter cannot interrupt. " +
+		"The interpreter was replaced by a new one (the old one is left to finish in the background).\n" + r.rep.Note()
 }
 
 func listOrNone(names []string) string {

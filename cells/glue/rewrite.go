@@ -27,11 +27,18 @@ import (
 //     body and its uses of k and v renamed: the interpreter shares one
 //     variable across iterations (Go before 1.22), Go 1.22+ does not (and
 //     the interpreter mishandles "v := v" in a closure, hence the new names);
-//   - a compound statement at the top level (if, for, switch, select, a
-//     block) runs in func() { ... }(), as does an assignment from a
-//     comma-ok expression: the interpreter's compiler fails on comma-ok
-//     forms and type switches at the top level, not inside a function;
-//   - the final expression E of a cell becomes __glue.Result(E).
+//   - a statement other than a definition (x := ...) becomes the body of
+//     func __glue_stmt() { ... }, declared and then called: the
+//     interpreter's compiler fails on comma-ok forms and type switches at
+//     the top level, not inside a function; a statement at the top level
+//     keeps the frame slots of its temporaries in the interpreter's global
+//     frame for ever (three for fmt.Sprint(3 * 2)), which every later run
+//     copies as the frame grows; and a function literal called at the top
+//     level, func() { ... }(), copies the whole global frame at each call.
+//     The declared func is redeclared by the next statement and never joins
+//     the history;
+//   - the final expression E of a cell becomes __glue.Result(E) in that
+//     body.
 
 // unit is what is compiled and run at once: a run of declarations, or one
 // statement.
@@ -41,6 +48,23 @@ type unit struct {
 	plain string // the final expression without the result wrapper ("" if none)
 	line  int    // cell line of its first item
 	items []*pitem
+	// pieces are the sources of a declaration unit's items, each with its
+	// line directive: src is "package main;" and their concatenation.
+	pieces []string
+	// call, when set, runs the statement that src declares as the body of
+	// func stmtFunc.
+	call string
+}
+
+// stmtFunc is the func that a statement other than a definition runs in
+// (see the comment at the top of this file).
+const stmtFunc = "__glue_stmt"
+
+// isDefine reports a definition (x := ...), which stays at the top level:
+// its names are the session's.
+func isDefine(st ast.Stmt) bool {
+	as, ok := st.(*ast.AssignStmt)
+	return ok && as.Tok == token.DEFINE
 }
 
 // plan turns the items of a segment into units. final says whether the
@@ -54,12 +78,13 @@ func (s *Session) plan(c *cellRun, items []*pitem, final bool) []unit {
 		}
 		var b strings.Builder
 		b.WriteString("package main;")
+		pieces := make([]string, 0, len(decls))
 		for _, pi := range decls {
-			b.WriteString(directive(c.seq, pi.line, pi.col))
-			b.WriteString(s.rewriter(pi).render(0, len(pi.text)))
-			b.WriteString("\n")
+			piece := directive(c.seq, pi.line, pi.col) + s.rewriter(pi).render(0, len(pi.text)) + "\n"
+			pieces = append(pieces, piece)
+			b.WriteString(piece)
 		}
-		units = append(units, unit{decl: true, src: b.String(), line: decls[0].line, items: decls})
+		units = append(units, unit{decl: true, src: b.String(), line: decls[0].line, items: decls, pieces: pieces})
 		decls = nil
 	}
 	for i, pi := range items {
@@ -72,31 +97,20 @@ func (s *Session) plan(c *cellRun, items []*pitem, final bool) []unit {
 		}
 		flush()
 		body := s.rewriter(pi).render(0, len(pi.text))
-		if wrapInFunc(pi.stmt) {
-			body = "func() { " + body + " }()"
+		dir := directive(c.seq, pi.line, pi.col)
+		u := unit{src: ";" + dir + body, line: pi.line, items: []*pitem{pi}}
+		if !isDefine(pi.stmt) {
+			u.src = "package main;" + dir + "func " + stmtFunc + "() { " + body + "\n}"
+			u.call = ";" + dir + stmtFunc + "()"
 		}
-		u := unit{src: ";" + directive(c.seq, pi.line, pi.col) + body, line: pi.line, items: []*pitem{pi}}
 		if final && i == len(items)-1 && s.showsResult(pi) {
 			u.plain = u.src
-			u.src = ";" + directive(c.seq, pi.line, pi.col) + rtName + ".Result(" + body + ")"
+			u.src = "package main;" + dir + "func " + stmtFunc + "() { " + rtName + ".Result(" + body + ")\n}"
 		}
 		units = append(units, u)
 	}
 	flush()
 	return units
-}
-
-// wrapInFunc reports whether a top-level statement must run inside a
-// function literal (see the comment at the top of this file).
-func wrapInFunc(st ast.Stmt) bool {
-	switch st := st.(type) {
-	case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt,
-		*ast.SelectStmt, *ast.BlockStmt, *ast.LabeledStmt:
-		return true
-	case *ast.AssignStmt:
-		return st.Tok != token.DEFINE && isCommaOk(st.Lhs, st.Rhs)
-	}
-	return false
 }
 
 // isCommaOk reports a two-value assignment from a map index, a channel

@@ -42,6 +42,11 @@ type Options struct {
 	// state elsewhere (cells/gluechild) gets it before the cell ends, so
 	// that what a cell declared before it crashed is not lost.
 	OnDeclare func()
+	// Replayed are calls ("bench.Get") that a replay does not run again:
+	// the host answers them from what they returned when their cell ran
+	// (see CallSite), so a var initializer that makes only such calls is
+	// not said to run again.
+	Replayed []string
 }
 
 // Session is one notebook's interpreter state. Eval runs one cell at a
@@ -58,21 +63,25 @@ type Session struct {
 
 	evalMu sync.Mutex // held by Eval
 
-	mu      sync.Mutex // guards what follows
-	closed  bool
-	m       *machine
-	seq     int
-	labels  map[int]string
-	names   map[string]nameInfo // top-level names declared by cells
-	pkgs    map[string]string   // package name -> import path, imported so far
-	dot     bool                // a dot import happened: names cannot be checked
-	history []histEntry         // imports and declarations, replayed into a new interpreter
-	funcs   map[string]funcSrc  // latest source of each func, for relinking
-	shapes  map[string]shapeSrc // types and methods declared, by "type T" or "method T.M"
-	run     *cellRun
-	frames  []frame
-	globals map[string]reflect.Value
-	wake    chan struct{} // closed to end the sleeps in progress
+	mu        sync.Mutex // guards what follows
+	closed    bool
+	m         *machine
+	seq       int
+	labels    map[int]string
+	kept      map[int]bool        // the labels the state needs: of cells that added to the history
+	names     map[string]nameInfo // top-level names declared by cells
+	pkgs      map[string]string   // package name -> import path, imported so far
+	dot       bool                // a dot import happened: names cannot be checked
+	history   []histEntry         // imports and declarations, replayed into a new interpreter
+	funcs     map[string]funcSrc  // latest source of each func, for relinking
+	shapes    map[string]shapeSrc // types and methods declared, by "type T" or "method T.M"
+	chg       changes             // what changed since StateChanges last ran
+	site      string              // the declaration unit running (see CallSite)
+	siteCalls int
+	run       *cellRun
+	frames    []frame
+	globals   map[string]reflect.Value
+	wake      chan struct{} // closed to end the sleeps in progress
 }
 
 // nameInfo is a name a cell declared.
@@ -85,8 +94,8 @@ type nameInfo struct {
 func New(opt Options) (*Session, error) {
 	s := &Session{
 		opt: opt, token: randomToken(), out: &outlet{}, docs: newDocCache(),
-		labels: map[int]string{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
-		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}),
+		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
+		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
 	s.index = newPkgIndex(stdlib.Symbols, opt.Exports, s.displayExports())
 	var err error

@@ -1,29 +1,37 @@
 package glue
 
 import (
+	"context"
 	"sort"
-	"strings"
 )
 
 // State is what a session needs to rebuild itself in another process: the
-// imports and declarations of its cells (the history that replace replays),
-// the names they declared, the latest source of each func, the types and
-// methods declared, and the cell labels that positions refer to. It holds
-// sources and names only, never values, and encodes as JSON.
+// imports and declarations of its cells (the history a replay runs), the
+// names they declared, the types and methods declared, and the labels of the cells that positions refer to. It
+// holds sources and names only, never values, and encodes as JSON.
+//
+// A State is whole (from State or, after a Restore, StateChanges) or a delta
+// (Delta set, from StateChanges): what changed since the previous
+// StateChanges, which Apply adds to the whole state it follows. A host that
+// keeps a session's state elsewhere takes only deltas after each cell, so
+// that what a cell costs does not grow with the session.
 type State struct {
-	Seq     int               `json:"seq"`
-	Labels  map[int]string    `json:"labels"`
-	Names   []NameState       `json:"names"`
-	Pkgs    map[string]string `json:"pkgs"`
-	Dot     bool              `json:"dot,omitempty"`
-	History []HistoryEntry    `json:"history"`
-	Funcs   map[string]Func   `json:"funcs"`
-	Shapes  map[string]Shape  `json:"shapes"`
+	Delta   bool                 `json:"delta,omitempty"`
+	Seq     int                  `json:"seq"`
+	Labels  map[int]string       `json:"labels,omitempty"`
+	Names   map[string]NameState `json:"names,omitempty"`
+	Gone    []string             `json:"gone,omitempty"` // names a delta deletes
+	Pkgs    map[string]string    `json:"pkgs,omitempty"`
+	Dot     bool                 `json:"dot,omitempty"`
+	History []HistoryEntry       `json:"history,omitempty"`
+	// HistoryFrom is where a delta's History goes: the entries from there
+	// on are replaced by it (a unit that failed takes its entry back).
+	HistoryFrom int              `json:"history_from,omitempty"`
+	Shapes      map[string]Shape `json:"shapes,omitempty"`
 }
 
 // NameState is a top-level name a cell declared.
 type NameState struct {
-	Name  string `json:"name"`
 	Kind  string `json:"kind"`
 	Line  int    `json:"line"`
 	Sig   string `json:"sig,omitempty"`
@@ -31,15 +39,28 @@ type NameState struct {
 	Label string `json:"label"`
 }
 
-// HistoryEntry is an import or a run of declarations, as given to the
-// interpreter.
+// HistoryEntry is an import (Src) or a unit of declarations (Items), as
+// given to the interpreter.
 type HistoryEntry struct {
-	Label string   `json:"label"`
-	Src   string   `json:"src"`
-	Names []string `json:"names"`
+	Label string          `json:"label"`
+	Src   string          `json:"src,omitempty"`
+	Names []string        `json:"names"`
+	Items []HistoryItem   `json:"items,omitempty"`
+	Funcs map[string]Func `json:"funcs,omitempty"` // the funcs it declares, for relinking
+	Site  string          `json:"site,omitempty"`  // see Session.CallSite
+	Inits int             `json:"inits,omitempty"` // func init declarations, never replayed
 }
 
-// Func is the latest source of a func and the names its body uses.
+// HistoryItem is one declaration of a unit; Var marks a var declaration,
+// Calls one whose initializer calls code.
+type HistoryItem struct {
+	Src   string   `json:"src"`
+	Names []string `json:"names,omitempty"`
+	Var   bool     `json:"var,omitempty"`
+	Calls bool     `json:"calls,omitempty"`
+}
+
+// Func is the source of a func and the names its body uses.
 type Func struct {
 	Src  string   `json:"src"`
 	Refs []string `json:"refs"`
@@ -51,33 +72,157 @@ type Shape struct {
 	Label string `json:"label"`
 }
 
-// State returns a copy of the session's state, taken between cells or
-// while one runs (what a running cell has declared so far is included).
+// changes are what changed in a session's state since StateChanges last
+// ran; guarded by Session.mu.
+type changes struct {
+	all                 bool // everything (a Restore replaced the state)
+	names, pkgs, shapes map[string]bool
+	gone                map[string]bool
+	labels              map[int]bool
+	history             int // entries already taken
+}
+
+// keepLabel marks the label of cell seq as one the state needs (its cell
+// added to the history); called with mu held.
+func (s *Session) keepLabel(seq int) {
+	s.kept[seq] = true
+	s.chg.labels[seq] = true
+}
+
+func newChanges() changes {
+	return changes{names: map[string]bool{}, pkgs: map[string]bool{}, shapes: map[string]bool{},
+		gone: map[string]bool{}, labels: map[int]bool{}}
+}
+
+// State returns a copy of the whole state, taken between cells or while
+// one runs (what a running cell has declared so far is included).
 func (s *Session) State() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := State{Seq: s.seq, Labels: map[int]string{}, Pkgs: map[string]string{}, Dot: s.dot,
-		Funcs: map[string]Func{}, Shapes: map[string]Shape{}}
-	for k, v := range s.labels {
-		st.Labels[k] = v
+	return s.stateLocked(nil)
+}
+
+// StateChanges returns what changed since its previous call (a delta), or
+// the whole state the first time and after a Restore.
+func (s *Session) StateChanges() State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	chg := &s.chg
+	if chg.all {
+		chg = nil
+	}
+	st := s.stateLocked(chg)
+	s.chg = newChanges()
+	s.chg.history = len(s.history)
+	return st
+}
+
+// stateLocked builds the state, or only what chg names; called with mu held.
+func (s *Session) stateLocked(chg *changes) State {
+	st := State{Delta: chg != nil, Seq: s.seq, Dot: s.dot, Labels: map[int]string{}, Names: map[string]NameState{},
+		Pkgs: map[string]string{}, Shapes: map[string]Shape{}}
+	for k := range s.kept {
+		if chg == nil || chg.labels[k] {
+			st.Labels[k] = s.labels[k]
+		}
 	}
 	for k, v := range s.pkgs {
-		st.Pkgs[k] = v
+		if chg == nil || chg.pkgs[k] {
+			st.Pkgs[k] = v
+		}
 	}
-	for _, n := range s.names {
-		st.Names = append(st.Names, NameState{Name: n.name, Kind: string(n.kind), Line: n.line, Sig: n.sig, Doc: n.doc, Label: n.label})
+	for k, n := range s.names {
+		if chg == nil || chg.names[k] {
+			st.Names[k] = NameState{Kind: string(n.kind), Line: n.line, Sig: n.sig, Doc: n.doc, Label: n.label}
+		}
 	}
-	sort.Slice(st.Names, func(i, j int) bool { return st.Names[i].Name < st.Names[j].Name })
-	for _, h := range s.history {
-		st.History = append(st.History, HistoryEntry{Label: h.label, Src: h.src, Names: append([]string(nil), h.names...)})
+	if chg != nil {
+		for k := range chg.gone {
+			if _, ok := s.names[k]; !ok {
+				st.Gone = append(st.Gone, k)
+			}
+		}
+		sort.Strings(st.Gone)
 	}
-	for k, f := range s.funcs {
-		st.Funcs[k] = Func{Src: f.src, Refs: sortedKeys(f.refs)}
+	from := 0
+	if chg != nil {
+		from = min(chg.history, len(s.history))
+		st.HistoryFrom = from
+	}
+	for _, h := range s.history[from:] {
+		st.History = append(st.History, h.export())
 	}
 	for k, sh := range s.shapes {
-		st.Shapes[k] = Shape{Src: sh.src, Label: sh.label}
+		if chg == nil || chg.shapes[k] {
+			st.Shapes[k] = Shape{Src: sh.src, Label: sh.label}
+		}
 	}
 	return st
+}
+
+// Apply adds d to st: a delta's changes, or all of a whole state.
+func (st *State) Apply(d State) {
+	if !d.Delta {
+		*st = d
+		return
+	}
+	st.Seq, st.Dot = d.Seq, st.Dot || d.Dot
+	st.Labels = mergeMap(st.Labels, d.Labels)
+	st.Names = mergeMap(st.Names, d.Names)
+	for _, n := range d.Gone {
+		delete(st.Names, n)
+	}
+	st.Pkgs = mergeMap(st.Pkgs, d.Pkgs)
+	st.Shapes = mergeMap(st.Shapes, d.Shapes)
+	st.History = append(st.History[:min(d.HistoryFrom, len(st.History))], d.History...)
+}
+
+func mergeMap[K comparable, V any](dst, src map[K]V) map[K]V {
+	if dst == nil {
+		dst = map[K]V{}
+	}
+	for k, v := range src {
+		dst[k] = v
+	}
+	return dst
+}
+
+func (h histEntry) export() HistoryEntry {
+	e := HistoryEntry{Label: h.label, Src: h.src, Names: append([]string(nil), h.names...), Site: h.site, Inits: h.inits}
+	for _, it := range h.items {
+		e.Items = append(e.Items, HistoryItem{Src: it.src, Names: it.names, Var: it.isVar, Calls: it.calls})
+	}
+	if len(h.funcs) > 0 {
+		e.Funcs = map[string]Func{}
+		for k, f := range h.funcs {
+			e.Funcs[k] = f.export()
+		}
+	}
+	return e
+}
+
+func importEntry(e HistoryEntry) histEntry {
+	h := histEntry{label: e.Label, src: e.Src, names: e.Names, site: e.Site, inits: e.Inits}
+	for _, it := range e.Items {
+		h.items = append(h.items, histItem{src: it.Src, names: it.Names, isVar: it.Var, calls: it.Calls})
+	}
+	if len(e.Funcs) > 0 {
+		h.funcs = map[string]funcSrc{}
+		for k, f := range e.Funcs {
+			h.funcs[k] = importFunc(f)
+		}
+	}
+	return h
+}
+
+func (f funcSrc) export() Func { return Func{Src: f.src, Refs: sortedKeys(f.refs)} }
+
+func importFunc(f Func) funcSrc {
+	refs := map[string]bool{}
+	for _, r := range f.Refs {
+		refs[r] = true
+	}
+	return funcSrc{src: f.Src, refs: refs}
 }
 
 // sortedKeys lists the keys of m in order.
@@ -91,61 +236,37 @@ func sortedKeys(m map[string]bool) []string {
 }
 
 // Restore loads st into a fresh session (one that has run no cell) and
-// replays its imports and declarations into the interpreter: imports, types,
-// funcs, consts and vars (re-initialized from their declarations), never
-// statements. Names defined by statements (x := ...) are forgotten; what
-// the initializers print is dropped. It returns what was restored, what
-// failed and what was lost, for the user.
-func (s *Session) Restore(st State) (restored, failed, lost []string) {
+// replays its history into the interpreter, entry by entry in the order
+// written (see replay.go): imports, types, funcs, consts and vars
+// (re-initialized from their declarations), never statements nor func
+// init. It stops at ctx's end. What was not restored (statements, the
+// declarations that failed, those opt leaves out, those after an
+// interrupt) is forgotten, so that the next StateChanges, a whole state,
+// is the session as it now is. What initializers print is dropped.
+func (s *Session) Restore(ctx context.Context, st State, opt RestoreOptions) Replay {
 	s.mu.Lock()
 	s.seq, s.dot = st.Seq, st.Dot
 	for k, v := range st.Labels {
-		s.labels[k] = v
+		s.labels[k], s.kept[k] = v, true
 	}
 	for k, v := range st.Pkgs {
 		s.pkgs[k] = v
 	}
-	for _, n := range st.Names {
-		s.names[n.Name] = nameInfo{declName: declName{name: n.Name, kind: declKind(n.Kind), line: n.Line, sig: n.Sig, doc: n.Doc}, label: n.Label}
+	for name, n := range st.Names {
+		s.names[name] = nameInfo{declName: declName{name: name, kind: declKind(n.Kind), line: n.Line, sig: n.Sig, doc: n.Doc}, label: n.Label}
 	}
+	history := make([]histEntry, 0, len(st.History))
 	for _, h := range st.History {
-		s.history = append(s.history, histEntry{label: h.Label, src: h.Src, names: h.Names})
-	}
-	funcs := make([]string, 0, len(st.Funcs))
-	for k, f := range st.Funcs {
-		refs := map[string]bool{}
-		for _, r := range f.Refs {
-			refs[r] = true
-		}
-		s.funcs[k] = funcSrc{src: f.Src, refs: refs}
-		funcs = append(funcs, f.Src)
+		history = append(history, importEntry(h))
 	}
 	for k, sh := range st.Shapes {
 		s.shapes[k] = shapeSrc{src: sh.Src, label: sh.Label}
 	}
-	history := append([]histEntry(nil), s.history...)
 	m := s.m
 	s.mu.Unlock()
-	sort.Strings(funcs)
-	restored, failed = s.replay(m, history, funcs)
-	lost = s.forgetStatements(restored)
+	r := s.replay(ctx, m, history, opt)
+	r.rep.Lost = s.adopt(r)
 	s.syncStreams()
 	s.out.drop() // what initializers printed was shown when their cells ran
-	return restored, failed, lost
-}
-
-// RestoreNote says in a sentence or three what Restore did.
-func RestoreNote(restored, failed, lost []string) string {
-	var b strings.Builder
-	b.WriteString("Restored by re-running the imports and declarations of earlier cells: " + listOrNone(restored) + ".")
-	if len(restored) > 0 {
-		b.WriteString(" Variables declared with var were re-initialized from their declarations: values assigned to them later are lost.")
-	}
-	if len(lost) > 0 {
-		b.WriteString("\nNot restored (defined by statements; re-run their cells): " + strings.Join(lost, ", ") + ".")
-	}
-	if len(failed) > 0 {
-		b.WriteString("\nFailed to restore: " + strings.Join(failed, ", ") + ".")
-	}
-	return b.String()
+	return r.rep
 }

@@ -20,6 +20,10 @@ type Caller interface {
 	Call(method string, args, out any) error
 	// Replaying reports whether a session is being replayed.
 	Replaying() bool
+	// Site names the call about to be made for the declaration that makes
+	// it, the same in its cell and in a replay ("" outside declarations;
+	// see glue.Session.CallSite).
+	Site() string
 }
 
 // ErrInterrupted is the error of a Call that the cell's interrupt ended.
@@ -53,6 +57,9 @@ func (c *child) Replaying() bool {
 	defer c.mu.Unlock()
 	return c.replay
 }
+
+// Site implements Caller.
+func (c *child) Site() string { return c.sess.CallSite() }
 
 // Serve is the child process: it reads requests from in and writes frames
 // to out until in ends.
@@ -102,27 +109,62 @@ func (c *child) dispatch(m msg) {
 	}
 }
 
-// declared sends the session's state while a cell runs, after each import
-// or declaration, so that the parent has it if the cell kills the child.
+// declared sends what changed in the session's state while a cell runs,
+// after each import or declaration, so that the parent has it if the cell
+// kills the child.
 func (c *child) declared() {
 	c.mu.Lock()
 	id := c.evalID
 	c.mu.Unlock()
-	st := c.sess.State()
+	st := c.sess.StateChanges()
 	_ = c.w.send(msg{T: tState, ID: id, State: &st})
 }
 
-// restore replays a state into the fresh session and says what it did.
+// restore replays a state into the fresh session, entry by entry (each
+// announced by a progress frame), until it ends or an interrupt of m.ID
+// stops it, and says what it did, with the session's whole state.
 func (c *child) restore(m msg) {
-	note := ""
+	c.evalMu.Lock()
+	defer c.evalMu.Unlock()
+	out := msg{T: tReady, ID: m.ID}
 	if m.State != nil {
-		c.evalMu.Lock()
+		ctx, cancel := c.begin(m.ID)
+		opt := glue.RestoreOptions{}
+		if m.Restore != nil {
+			opt = *m.Restore
+		}
+		opt.OnEntry = func(i int) { _ = c.w.send(msg{T: tProgress, ID: m.ID, Entry: i}) }
 		c.setReplay(true)
-		note = glue.RestoreNote(c.sess.Restore(*m.State))
+		rep := c.sess.Restore(ctx, *m.State, opt)
 		c.setReplay(false)
-		c.evalMu.Unlock()
+		c.finish()
+		cancel()
+		out.Replay = &rep
 	}
-	_ = c.w.send(msg{T: tReady, ID: m.ID, Note: note})
+	st := c.sess.StateChanges()
+	out.State = &st
+	_ = c.w.send(out)
+}
+
+// begin makes id the eval (or restore) running, which interrupt(id)
+// cancels, also when the interrupt came first.
+func (c *child) begin(id int64) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evalID, c.evalCx, c.cancel = id, ctx, cancel
+	if c.early[id] {
+		delete(c.early, id)
+		cancel()
+	}
+	return ctx, cancel
+}
+
+// finish ends what begin started.
+func (c *child) finish() {
+	c.mu.Lock()
+	c.evalID, c.evalCx, c.cancel = 0, nil, nil
+	c.mu.Unlock()
 }
 
 // setReplay marks a restore as running or over.
@@ -136,25 +178,16 @@ func (c *child) setReplay(on bool) {
 func (c *child) eval(m msg) {
 	c.evalMu.Lock()
 	defer c.evalMu.Unlock()
-	ctx, cancel := context.WithCancel(context.Background())
-	c.mu.Lock()
-	c.evalID, c.evalCx, c.cancel = m.ID, ctx, cancel
-	if c.early[m.ID] {
-		delete(c.early, m.ID)
-		cancel()
-	}
-	c.mu.Unlock()
+	ctx, cancel := c.begin(m.ID)
 	res, err := c.sess.Eval(ctx, m.Label, m.Code, &pub{c: c, id: m.ID})
-	c.mu.Lock()
-	c.evalID, c.evalCx, c.cancel = 0, nil, nil
-	c.mu.Unlock()
+	c.finish()
 	cancel()
 	out := msg{T: tDone, ID: m.ID}
 	out.Result, out.Note = jsonSafe(res)
 	if err != nil {
 		out.Err = asGlueError(err)
 	}
-	st := c.sess.State()
+	st := c.sess.StateChanges()
 	out.State = &st
 	_ = c.w.send(out)
 }

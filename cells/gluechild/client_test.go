@@ -142,3 +142,25 @@ func TestEarlyInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// A memory limit too small for the child to start is named as the cause,
+// with its value and how to raise it; the client itself starts (the first
+// child starts in the background) and says so at the first cell. On main
+// the kernel failed to start with "the glue process died" and no cause
+// (issue 23, item 13).
+func TestMemoryLimitTooSmallToStart(t *testing.T) {
+	c, err := Start(Options{Dir: t.TempDir(), Limits: Limits{Memory: 40 << 20}})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer c.Close()
+	_, e := eval(t, c, "Cell[1]", "1+1")
+	if e == nil {
+		t.Fatal("a cell ran in a child limited to 40 MiB")
+	}
+	for _, want := range []string{"40 MiB", EnvMemory, "too little for it to start"} {
+		if !strings.Contains(e.Value, want) {
+			t.Errorf("the error does not say %q: %s", want, e.Value)
+		}
+	}
+}

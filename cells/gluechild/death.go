@@ -89,6 +89,12 @@ func (l *stderrLog) lastWords() []string {
 	return append([]string(nil), l.tail[len(l.tail)-n:]...)
 }
 
+// memoryNote names the memory limit, which a cause of death that is a
+// failed allocation is about.
+func memoryNote(lim Limits) string {
+	return fmt.Sprintf(" (the glue process's limit is %s; set %s to change it)", formatSize(lim.Memory), EnvMemory)
+}
+
 // cause names why the child died, from its stderr and its exit status, in
 // one line: "stack overflow", "concurrent map writes", "out of memory (the
 // glue process's limit is 4 GiB, BENCHBOOK_GLUE_MEMORY)", "panic: boom",
@@ -97,8 +103,8 @@ func cause(lines []string, st *os.ProcessState, lim Limits) string {
 	for _, l := range lines {
 		if msg, ok := strings.CutPrefix(l, "fatal error: "); ok {
 			msg = strings.TrimPrefix(msg, "runtime: ")
-			if strings.Contains(msg, "out of memory") {
-				msg += fmt.Sprintf(" (the glue process's limit is %s; set %s to change it)", formatSize(lim.Memory), EnvMemory)
+			if strings.Contains(msg, "out of memory") || strings.Contains(msg, "cannot allocate memory") {
+				msg += memoryNote(lim)
 			}
 			if strings.Contains(msg, "stack overflow") {
 				msg += fmt.Sprintf(" (a goroutine's stack passed %s: runaway recursion?)", formatSize(lim.Stack))
@@ -110,8 +116,7 @@ func cause(lines []string, st *os.ProcessState, lim Limits) string {
 		// Under RLIMIT_DATA a new thread's stack is memory like any other;
 		// so is the shadow memory of the race detector (errno 12, ENOMEM).
 		if strings.Contains(l, "pthread_create failed") || strings.Contains(l, "(errno: 12)") {
-			return fmt.Sprintf("out of memory (%s) (the glue process's limit is %s; set %s to change it)",
-				l, formatSize(lim.Memory), EnvMemory)
+			return fmt.Sprintf("out of memory (%s)%s", l, memoryNote(lim))
 		}
 	}
 	for _, l := range lines {

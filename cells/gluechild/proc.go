@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,9 +26,12 @@ type proc struct {
 	w       *writer
 	toKid   *os.File
 	errs    *stderrLog
-	onState func(*glue.State) // the state a running cell declared so far
+	onState func(*glue.State) // what changed in the session's state
 	exited  chan struct{}     // closed once the child is gone and reaped
 	state   *os.ProcessState
+	// replayed says the child's replay ran initializers that call code.
+	replayed bool
+	entry    atomic.Int64 // the history entry its replay runs, -1 before
 
 	mu      sync.Mutex
 	waiters map[int64]chan msg // hello (id 0), ready, done and reply frames
@@ -74,11 +79,21 @@ func startProc(opt Options, lim Limits, handle Handler, onState func(*glue.State
 	}
 	p := &proc{cmd: cmd, w: newWriter(inW), toKid: inW, errs: newStderrLog(stderr), onState: onState,
 		exited: make(chan struct{}), waiters: map[int64]chan msg{}, evals: map[int64]*running{}}
+	p.entry.Store(-1)
 	hello := p.expect(0)
 	go p.readLoop(outR, handle)
 	if _, err := p.await(hello, 0, helloLimit); err != nil {
 		p.kill()
-		return nil, fmt.Errorf("gluechild: the child did not start: %w", err)
+		<-p.exited
+		if !errors.Is(err, errExited) {
+			return nil, fmt.Errorf("%s glue-child did not start: %w", opt.Command[0], err)
+		}
+		why := p.cause(lim)
+		if strings.Contains(why, memoryNote(lim)) {
+			why = strings.Replace(why, memoryNote(lim), fmt.Sprintf(" (the glue process's limit is %s, too little for it to start: raise %s, whose default is the smaller of 4 GiB and half the memory)",
+				formatSize(lim.Memory), EnvMemory), 1)
+		}
+		return nil, fmt.Errorf("%s glue-child ended as it started: %s", opt.Command[0], why)
 	}
 	return p, nil
 }
@@ -108,6 +123,14 @@ func (p *proc) readLoop(r io.ReadCloser, handle Handler) {
 // route delivers one frame from the child.
 func (p *proc) route(m msg, handle Handler) {
 	switch m.T {
+	case tReady, tDone:
+		if m.State != nil { // applied here, in the order the child sent it
+			p.onState(m.State)
+		}
+	}
+	switch m.T {
+	case tProgress:
+		p.entry.Store(int64(m.Entry))
 	case tHello, tReady, tDone, tReply:
 		p.mu.Lock()
 		ch := p.waiters[m.ID]
@@ -243,6 +266,10 @@ func (p *proc) stop(grace time.Duration) {
 		<-p.exited
 	}
 }
+
+// replaying is the history entry the child's replay was running, -1 if
+// none had started.
+func (p *proc) replaying() int { return int(p.entry.Load()) }
 
 // cause says why the child died; call after exited is closed.
 func (p *proc) cause(lim Limits) string {

@@ -6,19 +6,23 @@
 // The parent holds a Client; the child runs Serve over two pipes. The
 // protocol is one JSON object per line (a msg), both ways:
 //
-//	parent -> child: init{state}  eval{id,label,code}  interrupt{id}
+//	parent -> child: init{id,state,restore}  eval{id,label,code}  interrupt{id}
 //	                 complete|inspect|is_complete{id,code,cursor}
 //	                 ret{id,value,fail}           (answer to a call)
-//	child -> parent: hello  ready{note}
+//	child -> parent: hello  progress{id,entry}  ready{id,replay,state}
 //	                 stream{id,name,text}  display{id,bundle,update}  clear{id,wait}
 //	                 state{id,state}              (after each declaration)
 //	                 done{id,result,err,state}    (the end of an eval)
 //	                 call{id,eval,name,args}      (bench.Get and friends)
 //	                 reply{id,...}                (answer to complete etc.)
 //
-// After each cell the child sends the session's State (sources of imports
-// and declarations, never values); when a child dies, the Client starts a
-// new one and sends it the last State to replay.
+// After each declaration and each cell the child sends what changed in the
+// session's State (sources of imports and declarations, never values: a
+// delta, so that a cell costs the same at the 3000th as at the first); the
+// Client keeps the whole. When a child dies, the Client starts a new one
+// and sends it the whole State to replay, entry by entry (progress names
+// the entry running, so that one that kills the replay is left out of the
+// next), and the new child answers with what it restored and its State.
 package gluechild
 
 import (
@@ -53,6 +57,10 @@ type msg struct {
 	Value  json.RawMessage `json:"value,omitempty"`
 	Fail   string          `json:"fail,omitempty"`
 	Note   string          `json:"note,omitempty"`
+	Entry  int             `json:"entry,omitempty"`
+
+	Restore *glue.RestoreOptions `json:"restore,omitempty"`
+	Replay  *glue.Replay         `json:"replay,omitempty"`
 
 	Matches []string `json:"matches,omitempty"`
 	Start   int      `json:"start,omitempty"`
@@ -73,6 +81,7 @@ const (
 	tRet        = "ret"
 	tHello      = "hello"
 	tReady      = "ready"
+	tProgress   = "progress"
 	tStream     = "stream"
 	tDisplay    = "display"
 	tClear      = "clear"

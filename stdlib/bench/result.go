@@ -119,12 +119,12 @@ type Protocol struct {
 	// the width below which an interval holding 1 is "no difference", the
 	// interleaved rounds each block's pair took, and the discarded rounds
 	// at the start of each of their steps.
-	BudgetMS    float64 `json:"budget_ms,omitempty"`
+	BudgetMS float64 `json:"budget_ms,omitempty"`
 	// Sequential is set when the number of blocks was not fixed before the
 	// run (a before/after stops when its verdicts are known): every test
 	// of its blocks is then the sequential sign test; otherwise the exact
 	// sign test of a fixed number of blocks.
-	Sequential bool `json:"sequential,omitempty"`
+	Sequential  bool    `json:"sequential,omitempty"`
 	Resolve     float64 `json:"resolve,omitempty"`
 	BlockRounds int     `json:"block_rounds,omitempty"`
 	StepWarmup  int     `json:"step_warmup,omitempty"`

@@ -5,15 +5,18 @@
 package zmq4
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 var ErrClosedConn = errors.New("zmq4: read/write on closed connection")
@@ -54,7 +57,27 @@ type Conn struct {
 	closed         int32
 	onCloseErrorCB func(c *Conn)
 
-	maxSize int64 // largest message read, frame overheads included
+	lim connLimits    // benchbook patch
+	br  *bufio.Reader // benchbook patch: reads from rw, buffered (see reader)
+}
+
+// reader is what every read of the connection goes through: a buffer on
+// rw, so that a frame's header and a small body take one system call, not
+// two for each frame (benchbook patch).
+func (c *Conn) reader() *bufio.Reader {
+	if c.br == nil {
+		c.br = bufio.NewReaderSize(c.rw, 4096)
+	}
+	return c.br
+}
+
+// connLimits are what a socket imposes on the messages its connections
+// read (benchbook patch).
+type connLimits struct {
+	maxSize int64         // largest message read, frame overheads included
+	budget  *MemoryBudget // shared bound on the bytes read and not yet released (nil: none)
+	wait    time.Duration // longest a read waits for room in budget
+	done    <-chan struct{}
 }
 
 func (c *Conn) Close() error {
@@ -65,7 +88,7 @@ func (c *Conn) Read(p []byte) (int, error) {
 	if c.Closed() {
 		return 0, ErrClosedConn
 	}
-	n, err := io.ReadFull(c.rw, p)
+	n, err := io.ReadFull(c.reader(), p)
 	c.checkIO(err)
 	return n, err
 }
@@ -83,11 +106,11 @@ func (c *Conn) Write(p []byte) (int, error) {
 // An optional onCloseErrorCB can be provided to inform the caller when this Conn is closed.
 // Open performs a complete ZMTP handshake.
 func Open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn)) (*Conn, error) {
-	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, DefaultMaxMessageSize)
+	return open(rw, sec, sockType, sockID, server, onCloseErrorCB, connLimits{})
 }
 
-// open is Open with a maximum message size (maxSize <= 0: the default).
-func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), maxSize int64) (conn *Conn, err error) {
+// open is Open with the socket's limits (a maxSize <= 0: the default).
+func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity, server bool, onCloseErrorCB func(c *Conn), lim connLimits) (conn *Conn, err error) {
 	if rw == nil {
 		return nil, fmt.Errorf("zmq4: invalid nil read-writer")
 	}
@@ -96,11 +119,11 @@ func open(rw net.Conn, sec Security, sockType SocketType, sockID SocketIdentity,
 		return nil, fmt.Errorf("zmq4: invalid nil security")
 	}
 
-	if maxSize <= 0 {
-		maxSize = DefaultMaxMessageSize
+	if lim.maxSize <= 0 {
+		lim.maxSize = DefaultMaxMessageSize
 	}
 	conn = &Conn{
-		maxSize:        maxSize,
+		lim:            lim,
 		typ:            sockType,
 		id:             sockID,
 		rw:             rw,
@@ -174,7 +197,7 @@ func (conn *Conn) greet(server bool) error {
 	}
 
 	var recv greeting
-	err = recv.read(conn.rw)
+	err = recv.read(conn.reader())
 	if err != nil {
 		conn.checkIO(err)
 		return fmt.Errorf("zmq4: could not recv greeting: %w", err)
@@ -287,6 +310,7 @@ func (c *Conn) RecvCmd() (Cmd, error) {
 	}
 
 	msg := c.read()
+	defer msg.Release() // benchbook patch: a command is consumed here
 	if msg.err != nil {
 		return cmd, fmt.Errorf("zmq4: could not read recv cmd: %w", msg.err)
 	}
@@ -411,27 +435,37 @@ func (c *Conn) read() (msg Msg) {
 }
 
 // readMsg reads the frames of one message or command. It refuses a frame
-// or message over c.maxSize before allocating anything for it, and
+// or message over the maximum size before allocating anything for it, and
 // allocates a large frame as its bytes arrive, not as its header claims.
-func (c *Conn) readMsg() Msg {
+// With a memory budget, every byte it allocates is taken from the budget
+// first (waiting at most lim.wait for room) and held by the message until
+// Msg.Release, or given back at once when the read fails.
+func (c *Conn) readMsg() (msg Msg) {
 	var (
 		header  [2]byte
 		longHdr [8]byte
-		msg     Msg
 
 		hasMore = true
 		isCmd   = false
 		total   uint64
 	)
-	maxSize := uint64(c.maxSize)
-	if c.maxSize <= 0 {
+	maxSize := uint64(c.lim.maxSize)
+	if c.lim.maxSize <= 0 {
 		maxSize = uint64(DefaultMaxMessageSize)
 	}
+	hold := c.newHold()
+	defer func() {
+		if msg.err != nil || hold == nil || hold.n == 0 {
+			hold.giveBack()
+			return
+		}
+		msg.hold = &hold.msgHold
+	}()
 
 	for hasMore {
 
 		// Read out the header
-		_, msg.err = io.ReadFull(c.rw, header[:])
+		_, msg.err = io.ReadFull(c.reader(), header[:])
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -450,7 +484,7 @@ func (c *Conn) readMsg() Msg {
 			// We already have the first byte, so assign it, and then read the rest
 			longHdr[0] = header[1]
 
-			_, msg.err = io.ReadFull(c.rw, longHdr[1:])
+			_, msg.err = io.ReadFull(c.reader(), longHdr[1:])
 			if msg.err != nil {
 				c.checkIO(msg.err)
 				return msg
@@ -464,9 +498,12 @@ func (c *Conn) readMsg() Msg {
 			return msg
 		}
 		total += size + frameOverhead
+		if msg.err = hold.take(frameOverhead); msg.err != nil {
+			return msg
+		}
 
 		var body []byte
-		body, msg.err = readBody(c.rw, int(size))
+		body, msg.err = readBody(c.reader(), int(size), hold)
 		if msg.err != nil {
 			c.checkIO(msg.err)
 			return msg
@@ -491,13 +528,64 @@ func (c *Conn) readMsg() Msg {
 	return msg
 }
 
+// readHold counts what one message being read takes from the connection's
+// memory budget; a nil readHold (no budget) takes nothing.
+type readHold struct {
+	msgHold
+	lim *connLimits
+}
+
+// newHold is the hold of a message about to be read, nil without a budget.
+func (c *Conn) newHold() *readHold {
+	if c.lim.budget == nil {
+		return nil
+	}
+	return &readHold{msgHold: msgHold{budget: c.lim.budget}, lim: &c.lim}
+}
+
+// take takes n bytes from the budget, waiting for room at most lim.wait.
+func (h *readHold) take(n int) error {
+	if h == nil || n == 0 {
+		return nil
+	}
+	if !h.budget.acquire(int64(n), h.lim.wait, h.lim.done) {
+		return fmt.Errorf("%w: no room for %d more bytes (%d held by this message) within %v; the budget of %d bytes is shared by every peer",
+			ErrMemoryBudget, n, h.n, h.lim.wait, h.budget.Limit())
+	}
+	h.n += int64(n)
+	return nil
+}
+
+// give gives n bytes back to the budget.
+func (h *readHold) give(n int) {
+	if h == nil || n == 0 {
+		return
+	}
+	h.n -= int64(n)
+	h.budget.release(int64(n))
+}
+
+// giveBack gives back all that the message holds.
+func (h *readHold) giveBack() {
+	if h != nil {
+		h.give(int(h.n))
+	}
+}
+
 // bodyChunk is the most readBody allocates before any byte has arrived.
 const bodyChunk = 1 << 16
 
-// readBody reads a frame body of size bytes, growing its buffer (doubling,
-// never beyond size) as bytes arrive.
-func readBody(r io.Reader, size int) ([]byte, error) {
-	body := make([]byte, min(size, bodyChunk))
+// readBody reads a frame body of size bytes, growing its buffer as bytes
+// arrive: doubling from bodyChunk until it holds an eighth of the frame,
+// then to the whole frame at once, so that a frame never needs more than
+// 1.125 times its size while it is read. Each buffer is taken from hold
+// before it is allocated, and the one it replaces given back.
+func readBody(r io.Reader, size int, hold *readHold) ([]byte, error) {
+	first := min(size, bodyChunk)
+	if err := hold.take(first); err != nil {
+		return nil, err
+	}
+	body := make([]byte, first)
 	n := 0
 	for {
 		m, err := io.ReadFull(r, body[n:])
@@ -508,11 +596,29 @@ func readBody(r io.Reader, size int) ([]byte, error) {
 		if n == size {
 			return body, nil
 		}
-		grown := make([]byte, min(size, 2*len(body)))
+		next := min(size, 2*len(body))
+		if 8*len(body) >= size {
+			next = size
+		}
+		if err := hold.take(next); err != nil {
+			return nil, err
+		}
+		grown := make([]byte, next)
 		copy(grown, body)
+		hold.give(len(body))
+		old := len(body)
 		body = grown
+		if hold != nil && old >= largeGarbage {
+			// The budget bounds what is held; the collector would let
+			// the buffers given up reach as much again before it ran.
+			debug.FreeOSMemory()
+		}
 	}
 }
+
+// largeGarbage is the size from which a buffer readBody gives up is
+// returned to the system at once (with a memory budget).
+const largeGarbage = 32 << 20
 
 func (conn *Conn) subscribe(msg Msg) {
 	conn.mu.Lock()

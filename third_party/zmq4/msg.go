@@ -23,6 +23,7 @@ type Msg struct {
 	Type      MsgType
 	multipart bool
 	err       error
+	hold      *msgHold // what it holds of a memory budget (benchbook patch)
 }
 
 func NewMsg(frame []byte) Msg {

@@ -61,6 +61,27 @@ func WithMaxMessageSize(n int64) Option {
 	}
 }
 
+// WithMemoryBudget makes the socket take the bytes of every message it
+// reads from a peer from b, which sockets may share: a read waits at most
+// the socket's timeout (WithTimeout) for room, and then fails, which closes
+// that peer's connection. A message handed to Recv holds its bytes until
+// Msg.Release (benchbook patch, see PATCHES.md).
+func WithMemoryBudget(b *MemoryBudget) Option {
+	return func(s *socket) {
+		s.budget = b
+	}
+}
+
+// WithQueueBudget makes the socket take the bytes of every message queued
+// to a peer (PUB, REP, ROUTER) from b, which sockets may share, until it is
+// written; a peer whose queue cannot grow is dropped (benchbook patch, see
+// PATCHES.md).
+func WithQueueBudget(b *MemoryBudget) Option {
+	return func(s *socket) {
+		s.queueBudget = b
+	}
+}
+
 // WithLogger sets a dedicated log.Logger for the socket.
 func WithLogger(msg *log.Logger) Option {
 	return func(s *socket) {

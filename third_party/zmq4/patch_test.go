@@ -187,7 +187,7 @@ func TestPatchOversizedFrames(t *testing.T) {
 // 512 MiB, followed by a few bytes, does not allocate 512 MiB.
 func TestPatchReadAllocatesAsBytesArrive(t *testing.T) {
 	data := append(longHeader(0, 512<<20), "only a few bytes"...)
-	c := &Conn{rw: &fakeConn{r: bytes.NewReader(data)}, sec: nullSecurity{}, maxSize: DefaultMaxMessageSize}
+	c := &Conn{rw: &fakeConn{r: bytes.NewReader(data)}, sec: nullSecurity{}, lim: connLimits{maxSize: DefaultMaxMessageSize}}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	msg := c.read()
@@ -207,7 +207,7 @@ func TestPatchReadRecovers(t *testing.T) {
 	if msg := c.read(); !errors.Is(msg.err, errPanic) {
 		t.Errorf("read error = %v, want a recovered panic", msg.err)
 	}
-	_, err := open(&fakeConn{panicOnRead: true}, nullSecurity{}, Router, SocketIdentity("id"), true, nil, 0)
+	_, err := open(&fakeConn{panicOnRead: true}, nullSecurity{}, Router, SocketIdentity("id"), true, nil, connLimits{})
 	if !errors.Is(err, errPanic) {
 		t.Errorf("open error = %v, want a recovered panic", err)
 	}
@@ -246,7 +246,8 @@ func TestPatchSilentPeerDoesNotBlockAccept(t *testing.T) {
 
 // TestPatchSlowSubscriber subscribes a peer that never reads: a real
 // subscriber still receives every message of a burst much larger than
-// the socket buffers, and the silent peer's messages are dropped.
+// the socket buffers, and the silent peer is dropped (its connection
+// closed) once its queue of 100 messages is full.
 func TestPatchSlowSubscriber(t *testing.T) {
 	pub := NewPub(context.Background(), WithLogger(discardLogger()))
 	if err := pub.SetOption(OptionHWM, 100); err != nil {
@@ -295,18 +296,7 @@ func TestPatchSlowSubscriber(t *testing.T) {
 			}
 		}
 	}
-	w := pub.(*pubSocket).sck.w.(*pubMWriter)
-	w.mu.Lock()
-	var dropped uint64
-	for _, q := range w.qs {
-		q.mu.Lock()
-		dropped += q.dropped
-		q.mu.Unlock()
-	}
-	w.mu.Unlock()
-	if dropped == 0 {
-		t.Error("nothing was dropped for the silent subscriber")
-	}
+	waitClosed(t, silent, 5*time.Second)
 }
 
 // waitSubscribers waits until pub has n connections that subscribed.
@@ -396,7 +386,7 @@ func FuzzReadMsg(f *testing.F) {
 	f.Add(longHeader(isCommandBitFlag, 3_500_000_000))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		const limit = 1 << 16
-		c := &Conn{rw: &fakeConn{r: bytes.NewReader(data)}, sec: nullSecurity{}, maxSize: limit}
+		c := &Conn{rw: &fakeConn{r: bytes.NewReader(data)}, sec: nullSecurity{}, lim: connLimits{maxSize: limit}}
 		msg := c.readMsg()
 		total := 0
 		for _, fr := range msg.Frames {
@@ -423,7 +413,7 @@ func FuzzHandshake(f *testing.F) {
 	f.Add(append(rawGreeting(), rawFrame(isCommandBitFlag, []byte("\x05READY\x0bSocket-Type"))...))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		conn := &Conn{typ: Router, rw: &fakeConn{r: bytes.NewReader(data)}, sec: nullSecurity{},
-			Meta: make(Metadata), topics: make(map[string]struct{}), maxSize: 1 << 16}
+			Meta: make(Metadata), topics: make(map[string]struct{}), lim: connLimits{maxSize: 1 << 16}}
 		conn.Peer.Meta = make(Metadata)
 		_ = conn.init(conn.sec)
 	})
@@ -448,3 +438,77 @@ func (c *fakeConn) RemoteAddr() net.Addr             { return nil }
 func (c *fakeConn) SetDeadline(time.Time) error      { return nil }
 func (c *fakeConn) SetReadDeadline(time.Time) error  { return nil }
 func (c *fakeConn) SetWriteDeadline(time.Time) error { return nil }
+
+// TestPatchMemoryBudget has 12 peers of two ROUTER sockets that share a
+// budget of 3 MiB each send 1 MiB of a 1 MiB frame but its last byte: the
+// budget never passes its limit, and once the peers are gone it is back to
+// nothing held (a message that is read holds its bytes until Release).
+func TestPatchMemoryBudget(t *testing.T) {
+	b := NewMemoryBudget(3 << 20)
+	var eps []string
+	for k := 0; k < 2; k++ {
+		r := NewRouter(context.Background(), WithMemoryBudget(b), WithTimeout(500*time.Millisecond), WithLogger(discardLogger()))
+		eps = append(eps, listen(t, r))
+		go func() {
+			for {
+				m, err := r.Recv()
+				if err != nil {
+					return
+				}
+				_ = r.Send(m)
+				m.Release()
+			}
+		}()
+	}
+	const size = 1 << 20
+	var peers []net.Conn
+	for i := 0; i < 12; i++ {
+		c := rawPeer(t, eps[i%2], "DEALER", true, false)
+		peers = append(peers, c)
+		go c.Write(append(longHeader(0, size), bytes.Repeat([]byte("b"), size-1)...))
+	}
+	time.Sleep(300 * time.Millisecond)
+	if p := b.Peak(); p > b.Limit() {
+		t.Fatalf("the budget peaked at %d bytes over its limit of %d", p, b.Limit())
+	}
+	if b.InUse() < 2<<20 {
+		t.Errorf("only %d bytes held: the peers did not fill the budget", b.InUse())
+	}
+	for _, c := range peers {
+		c.Close()
+	}
+	for _, ep := range eps {
+		roundTrip(t, ep, "after the flood")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for b.InUse() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := b.InUse(); n != 0 {
+		t.Errorf("%d bytes still held after the peers left", n)
+	}
+}
+
+// TestPatchFrozenRouterPeer has a ROUTER peer that never reads: the echo
+// of its 1 MiB messages fills its queue and it is dropped, while another
+// peer's round trips go on (v0.17.0 wrote under the socket's lock without a
+// deadline, so they stopped).
+func TestPatchFrozenRouterPeer(t *testing.T) {
+	router := NewRouter(context.Background(), WithLogger(discardLogger()))
+	ep := listen(t, router)
+	go echoRouter(router)
+	frozen := rawPeer(t, ep, "DEALER", true, false)
+	go func() {
+		big := rawFrame(0, bytes.Repeat([]byte("f"), 1<<20))
+		for i := 0; i < 100; i++ { // 100 MiB of echoes: more than its queue's 64 MiB
+			if _, err := frozen.Write(big); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	for i := 0; i < 5; i++ {
+		roundTrip(t, ep, "beside a frozen peer")
+	}
+	waitClosed(t, frozen, 10*time.Second)
+}

@@ -21,8 +21,10 @@ type Topics interface {
 // The returned socket value is initially unbound.
 func NewPub(ctx context.Context, opts ...Option) Socket {
 	pub := &pubSocket{sck: newSocket(ctx, Pub, opts...)}
-	pub.sck.w = newPubMWriter(pub.sck.ctx)
-	pub.sck.r = newPubQReader(pub.sck.ctx)
+	pub.sck.w = newPubMWriter(pub.sck.ctx, pub.sck.queueLimits)
+	r := newPubQReader(pub.sck.ctx)
+	r.noRecv = true
+	pub.sck.r = r
 	return pub
 }
 
@@ -123,6 +125,8 @@ type pubQReader struct {
 	c  chan Msg
 
 	sem *semaphore // ready when a connection is live.
+
+	noRecv bool // benchbook patch: a PUB's reader, whose Recv is never called
 }
 
 func newPubQReader(ctx context.Context) *pubQReader {
@@ -197,6 +201,13 @@ func (q *pubQReader) listen(ctx context.Context, r *Conn) {
 			switch {
 			case q.topic(msg):
 				r.subscribe(msg)
+				msg.Release()
+			case q.noRecv:
+				// benchbook patch: a PUB socket has no Recv, so a
+				// message that is not a subscription is dropped instead
+				// of queued on q.c, where it would wait forever (holding
+				// its bytes of the memory budget) once q.c is full.
+				msg.Release()
 			default:
 				q.c <- msg
 			}
@@ -221,6 +232,7 @@ type pubMWriter struct {
 	mu  sync.Mutex
 	ws  []*Conn
 	qs  map[*Conn]*peerQueue // benchbook patch: one send queue per subscriber
+	lim func(n int) queueLimits
 
 	qmu    sync.Mutex
 	qcond  *sync.Cond
@@ -229,9 +241,10 @@ type pubMWriter struct {
 	closed bool
 }
 
-func newPubMWriter(ctx context.Context) *pubMWriter {
+func newPubMWriter(ctx context.Context, lim func(n int) queueLimits) *pubMWriter {
 	p := &pubMWriter{
 		ctx: ctx,
+		lim: lim,
 		qs:  make(map[*Conn]*peerQueue),
 		q:   NewQueue(),
 	}
@@ -283,7 +296,7 @@ func (mw *pubMWriter) addConn(w *Conn) {
 	mw.qmu.Unlock()
 	mw.mu.Lock()
 	mw.ws = append(mw.ws, w)
-	mw.qs[w] = newPeerQueue(w, hwm, peerQueueBytes)
+	mw.qs[w] = newPeerQueue(w, mw.lim(hwm))
 	mw.mu.Unlock()
 }
 
@@ -323,8 +336,8 @@ func (w *pubMWriter) sendMsg(msg Msg) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	// benchbook patch: queue for each subscriber without blocking; a
-	// subscriber whose queue is full misses the message (libzmq's PUB
-	// semantics at the high-water mark) instead of stalling the others.
+	// subscriber whose queue is full is dropped (peerqueue.go) instead of
+	// stalling the others.
 	for i := range w.ws {
 		ww := w.ws[i]
 		if ww.subscribed(topic) {
@@ -339,3 +352,14 @@ var (
 	_ Socket = (*pubSocket)(nil)
 	_ Topics = (*pubSocket)(nil)
 )
+
+// peerQueues lists the queues to the peers (benchbook patch).
+func (w *pubMWriter) peerQueues() []*peerQueue {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	qs := make([]*peerQueue, 0, len(w.qs))
+	for _, q := range w.qs {
+		qs = append(qs, q)
+	}
+	return qs
+}

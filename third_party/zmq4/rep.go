@@ -16,7 +16,7 @@ import (
 func NewRep(ctx context.Context, opts ...Option) Socket {
 	rep := &repSocket{newSocket(ctx, Rep, opts...)}
 	sharedState := newRepState()
-	rep.sck.w = newRepWriter(rep.sck.ctx, sharedState)
+	rep.sck.w = newRepWriter(rep.sck.ctx, sharedState, rep.sck.queueLimits(defaultPeerQueueLen))
 	rep.sck.r = newRepReader(rep.sck.ctx, sharedState)
 	return rep
 }
@@ -146,8 +146,10 @@ func (r *repReader) read(ctx context.Context, msg *Msg) error {
 		}
 		pre, innerMsg := splitReq(repMsg.msg)
 		if pre == nil {
+			repMsg.msg.Release()
 			return fmt.Errorf("zmq4: invalid REP message")
 		}
+		innerMsg.hold = repMsg.msg.hold // benchbook patch: the caller releases it
 		*msg = innerMsg
 		r.state.Set(repMsg.conn, pre)
 	}
@@ -213,6 +215,7 @@ type repWriter struct {
 	mu    sync.Mutex
 	conns []*Conn
 	qs    map[*Conn]*peerQueue // benchbook patch: one send queue per peer
+	lim   queueLimits
 
 	sendCh chan repSendPayload
 }
@@ -221,12 +224,15 @@ func (r repSendPayload) buildReplyMsg() Msg {
 	var frames = make([][]byte, 0, len(r.preamble)+len(r.msg.Frames))
 	frames = append(frames, r.preamble...)
 	frames = append(frames, r.msg.Frames...)
-	return NewMsgFrom(frames...)
+	m := NewMsgFrom(frames...)
+	m.multipart = true // benchbook patch: one write for all its frames
+	return m
 }
 
-func newRepWriter(ctx context.Context, state *repState) *repWriter {
+func newRepWriter(ctx context.Context, state *repState, lim queueLimits) *repWriter {
 	r := &repWriter{
 		ctx:    ctx,
+		lim:    lim,
 		state:  state,
 		qs:     make(map[*Conn]*peerQueue),
 		sendCh: make(chan repSendPayload),
@@ -238,7 +244,7 @@ func newRepWriter(ctx context.Context, state *repState) *repWriter {
 func (r *repWriter) addConn(w *Conn) {
 	r.mu.Lock()
 	r.conns = append(r.conns, w)
-	r.qs[w] = newPeerQueue(w, defaultPeerQueueLen, peerQueueBytes)
+	r.qs[w] = newPeerQueue(w, r.lim)
 	r.mu.Unlock()
 }
 
@@ -293,8 +299,8 @@ func (r *repWriter) sendPayload(payload repSendPayload) {
 		if conn == payload.conn {
 			reply := payload.buildReplyMsg()
 			// benchbook patch: queue without blocking; a peer that does
-			// not read its replies loses them instead of stalling the
-			// replies to every other peer.
+			// not read its replies is dropped (peerqueue.go) instead of
+			// stalling the replies to every other peer.
 			r.qs[conn].push(reply)
 			return
 		}
@@ -347,3 +353,14 @@ func (r *repState) Set(conn *Conn, pre [][]byte) {
 var (
 	_ Socket = (*repSocket)(nil)
 )
+
+// peerQueues lists the queues to the peers (benchbook patch).
+func (w *repWriter) peerQueues() []*peerQueue {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	qs := make([]*peerQueue, 0, len(w.qs))
+	for _, q := range w.qs {
+		qs = append(qs, q)
+	}
+	return qs
+}

@@ -9,8 +9,6 @@ import (
 	"context"
 	"net"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // NewRouter returns a new ROUTER ZeroMQ socket.
@@ -18,7 +16,7 @@ import (
 func NewRouter(ctx context.Context, opts ...Option) Socket {
 	router := &routerSocket{newSocket(ctx, Router, opts...)}
 	router.sck.r = newRouterQReader(router.sck.ctx)
-	router.sck.w = newRouterMWriter(router.sck.ctx)
+	router.sck.w = newRouterMWriter(router.sck.ctx, router.sck.queueLimits(defaultPeerQueueLen))
 	return router
 }
 
@@ -161,27 +159,41 @@ func (q *routerQReader) listen(ctx context.Context, r *Conn) {
 		msg := r.read()
 		select {
 		case <-ctx.Done():
+			msg.Release()
 			return
 		default:
 			if msg.err != nil {
 				return
 			}
 			msg.Frames = append([][]byte{id}, msg.Frames...)
-			q.c <- msg
+			select { // benchbook patch: give back a message nobody will read
+			case q.c <- msg:
+			case <-ctx.Done():
+				msg.Release()
+				return
+			}
 		}
 	}
 }
 
+// routerMWriter sends each message to the peer its first frame names.
+// benchbook patch: through that peer's queue (peerqueue.go), never blocking:
+// v0.17.0 wrote to the peer under the writer's lock without a deadline, so
+// one peer that stopped reading stalled the messages to every other peer.
 type routerMWriter struct {
 	ctx context.Context
 	mu  sync.Mutex
 	ws  []*Conn
+	qs  map[*Conn]*peerQueue
+	lim queueLimits
 	sem *semaphore
 }
 
-func newRouterMWriter(ctx context.Context) *routerMWriter {
+func newRouterMWriter(ctx context.Context, lim queueLimits) *routerMWriter {
 	return &routerMWriter{
 		ctx: ctx,
+		qs:  make(map[*Conn]*peerQueue),
+		lim: lim,
 		sem: newSemaphore(),
 	}
 }
@@ -190,12 +202,14 @@ func (w *routerMWriter) Close() error {
 	w.mu.Lock()
 	var err error
 	for _, ww := range w.ws {
+		w.qs[ww].close()
 		e := ww.Close()
 		if e != nil && err == nil {
 			err = e
 		}
 	}
 	w.ws = nil
+	w.qs = make(map[*Conn]*peerQueue)
 	w.mu.Unlock()
 	return err
 }
@@ -204,6 +218,7 @@ func (mw *routerMWriter) addConn(w *Conn) {
 	mw.mu.Lock()
 	mw.sem.enable()
 	mw.ws = append(mw.ws, w)
+	mw.qs[w] = newPeerQueue(w, mw.lim)
 	mw.mu.Unlock()
 }
 
@@ -220,28 +235,24 @@ func (mw *routerMWriter) rmConn(w *Conn) {
 	}
 	if cur >= 0 {
 		mw.ws = append(mw.ws[:cur], mw.ws[cur+1:]...)
+		mw.qs[w].close()
+		delete(mw.qs, w)
 	}
 }
 
 func (w *routerMWriter) write(ctx context.Context, msg Msg) error {
 	w.sem.lock(ctx)
-	grp, _ := errgroup.WithContext(ctx)
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	id := msg.Frames[0]
 	dmsg := NewMsgFrom(msg.Frames[1:]...)
-	for i := range w.ws {
-		ww := w.ws[i]
-		pid := []byte(ww.Peer.Meta[sysSockID])
-		if !bytes.Equal(pid, id) {
-			continue
+	dmsg.multipart = msg.multipart // benchbook patch: one write for all its frames
+	for _, ww := range w.ws {
+		if bytes.Equal([]byte(ww.Peer.Meta[sysSockID]), id) {
+			w.qs[ww].push(dmsg)
 		}
-		grp.Go(func() error {
-			return ww.SendMsg(dmsg)
-		})
 	}
-	err := grp.Wait()
-	w.mu.Unlock()
-	return err
+	return nil
 }
 
 var (
@@ -249,3 +260,14 @@ var (
 	_ wpool  = (*routerMWriter)(nil)
 	_ Socket = (*routerSocket)(nil)
 )
+
+// peerQueues lists the queues to the peers (benchbook patch).
+func (w *routerMWriter) peerQueues() []*peerQueue {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	qs := make([]*peerQueue, 0, len(w.qs))
+	for _, q := range w.qs {
+		qs = append(qs, q)
+	}
+	return qs
+}

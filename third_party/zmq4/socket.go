@@ -41,7 +41,9 @@ type socket struct {
 	subTopics     func() []string
 	autoReconnect bool
 	timeout       time.Duration
-	maxSize       int64 // largest message read from a peer (benchbook patch)
+	maxSize       int64         // largest message read from a peer (benchbook patch)
+	budget        *MemoryBudget // bound on what peers' messages hold until released (benchbook patch)
+	queueBudget   *MemoryBudget // bound on what is queued to peers (benchbook patch)
 
 	mu    sync.RWMutex
 	conns []*Conn // ZMTP connections
@@ -121,6 +123,10 @@ func (sck *socket) topics() []string {
 
 // Close closes the open Socket
 func (sck *socket) Close() error {
+	// benchbook patch: what is queued to peers is written first, for at
+	// most the socket's timeout (and 2s).
+	closeQueues(sck.w, time.Now().Add(min(sck.timeout, 2*time.Second)))
+
 	// The Lock around Signal ensures the connReaper is running
 	// and is in sck.reaperCond.Wait()
 	sck.reaperCond.L.Lock()
@@ -234,7 +240,7 @@ func (sck *socket) accept() {
 // the connection; on failure it logs and closes the peer's connection.
 func (sck *socket) openAccepted(conn net.Conn) {
 	_ = conn.SetDeadline(time.Now().Add(sck.timeout))
-	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.maxSize)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, true, sck.scheduleRmConn, sck.connLimits())
 	if err != nil {
 		// FIXME(sbinet): maybe bubble up this error to application code?
 		sck.log.Printf("could not open a ZMTP connection with %q: %+v", sck.ep, err)
@@ -243,6 +249,17 @@ func (sck *socket) openAccepted(conn net.Conn) {
 	}
 	_ = conn.SetDeadline(time.Time{})
 	sck.addConn(zconn)
+}
+
+// connLimits are the limits of the connections the socket opens.
+func (sck *socket) connLimits() connLimits {
+	return connLimits{maxSize: sck.maxSize, budget: sck.budget, wait: sck.timeout, done: sck.ctx.Done()}
+}
+
+// queueLimits are the limits of the queues to the socket's peers, of at
+// most n messages (0: defaultPeerQueueLen).
+func (sck *socket) queueLimits(n int) queueLimits {
+	return queueLimits{maxLen: n, maxBytes: peerQueueBytes, budget: sck.queueBudget, timeout: sck.timeout, log: sck.log}
 }
 
 // Dial connects a remote endpoint to the Socket.
@@ -279,7 +296,7 @@ connect:
 		return fmt.Errorf("zmq4: got a nil dial-conn to %q", endpoint)
 	}
 
-	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.maxSize)
+	zconn, err := open(conn, sck.sec, sck.typ, sck.id, false, sck.scheduleRmConn, sck.connLimits())
 	if err != nil {
 		return fmt.Errorf("zmq4: could not open a ZMTP connection: %w", err)
 	}
