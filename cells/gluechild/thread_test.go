@@ -29,7 +29,7 @@ func TestChildOutlivesTheThreadThatStartedIt(t *testing.T) {
 		if s.err != nil {
 			t.Fatal(s.err)
 		}
-		p := s.c.live()
+		p := s.c.live(10*time.Second)
 		if p == nil {
 			t.Fatal("no child")
 		}
@@ -41,8 +41,8 @@ func TestChildOutlivesTheThreadThatStartedIt(t *testing.T) {
 			s.c.Close()
 			t.Fatalf("attempt %d: the child died with the thread that started it: %s", attempt, p.cause(s.c.lim))
 		}
-		if got, e := eval(t, s.c, "Cell[1]", "x := 7\nx"); e != nil || got != "7" || s.c.live() != p {
-			t.Errorf("attempt %d: got %q, %v, same child %v", attempt, got, e, s.c.live() == p)
+		if got, e := eval(t, s.c, "Cell[1]", "x := 7\nx"); e != nil || got != "7" || s.c.live(10*time.Second) != p {
+			t.Errorf("attempt %d: got %q, %v, same child %v", attempt, got, e, s.c.live(10*time.Second) == p)
 		}
 		s.c.Close()
 	}
