@@ -29,7 +29,7 @@ func TestChildOutlivesTheThreadThatStartedIt(t *testing.T) {
 		if s.err != nil {
 			t.Fatal(s.err)
 		}
-		p := s.c.live(10*time.Second)
+		p := s.c.live(10 * time.Second)
 		if p == nil {
 			t.Fatal("no child")
 		}
