@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from conftest import BIN, ROOT
+from need import missing, need_module
 
 
 def output_kinds(nb):
@@ -77,7 +78,7 @@ fs.writeFileSync(process.argv[2], JSON.stringify(obj, null, 1) + '\\n');
 def node_round_trip(src, dst):
     node = shutil.which("node") or shutil.which("nodejs")
     if not node:
-        pytest.skip("node is not installed (scripts/setup.sh --browser installs it)")
+        missing("node is not installed (scripts/setup.sh --browser installs it)")
     subprocess.run([node, "-e", NODE_ROUND_TRIP, str(src), str(dst)], check=True, capture_output=True, text=True)
 
 
@@ -144,7 +145,7 @@ def chromium_page(url, profile, timeout=60):
     DevTools protocol (awaiting a promise) and returns its value."""
     chromium = shutil.which("chromium")
     if not chromium:
-        pytest.skip("chromium is not installed (scripts/setup.sh --browser installs it)")
+        missing("chromium is not installed (scripts/setup.sh --browser installs it)")
     from tornado.websocket import websocket_connect
     proc = subprocess.Popen([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--window-size=1400,1000",
                              "--remote-debugging-port=0", url],

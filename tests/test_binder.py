@@ -16,8 +16,9 @@ import sys
 import pytest
 
 from conftest import BIN, ROOT
+from need import missing, need_module
 
-yaml = pytest.importorskip("yaml", reason="python3-yaml (Debian) is not installed")
+yaml = need_module("yaml", reason="python3-yaml (Debian) is not installed")
 
 POSTBUILD = ROOT / "postBuild"
 # repo2docker reads python's version as x.y and has frozen bases for these.
@@ -96,7 +97,7 @@ def as_notebook_user():
         return []
     setpriv = shutil.which("setpriv")
     if not setpriv:
-        pytest.skip("running as root without setpriv (util-linux): cannot run postBuild as a user")
+        missing("running as root without setpriv (util-linux): cannot run postBuild as a user")
     return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
 
 
@@ -194,7 +195,7 @@ def test_postbuild_builds_the_kernel_and_jupyter_starts_it(tmp_path):
     where the environment is, lists the kernelspec and runs a cell in it."""
     go = go_toolchain()
     if go is None:
-        pytest.skip("no Go toolchain as new as go.mod's on this machine (scripts/setup.sh installs it)")
+        missing("no Go toolchain as new as go.mod's on this machine (scripts/setup.sh installs it)")
     out = subprocess.run([go, "env", "GOCACHE", "GOMODCACHE"], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     caches = {"GOCACHE": out[0], "GOMODCACHE": out[1]}

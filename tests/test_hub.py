@@ -21,9 +21,10 @@ import pytest
 
 from conftest import BIN
 from nbtools import KernelSocket, Rest, free_ports, iopub_of, stop_process, wait_http
+from need import missing, need_module
 
-pytest.importorskip("websocket", reason="python3-websocket (Debian) is not installed")
-pytest.importorskip("jupyterhub", reason="Debian's jupyterhub is not installed (scripts/setup.sh --browser)")
+need_module("websocket", reason="python3-websocket (Debian) is not installed")
+need_module("jupyterhub", reason="Debian's jupyterhub is not installed (scripts/setup.sh --browser)")
 
 # user -> the single-user app their server runs (JUPYTERHUB_SINGLEUSER_APP)
 APPS = {
@@ -86,7 +87,7 @@ def kill_marked(mark):
 @pytest.fixture(scope="module")
 def hub(request, tmp_path_factory):
     if not shutil.which("configurable-http-proxy"):
-        pytest.skip("configurable-http-proxy is not installed (Debian: node-configurable-http-proxy)")
+        missing("configurable-http-proxy is not installed (Debian: node-configurable-http-proxy)")
     d = tmp_path_factory.mktemp("hub")
     prefix = d / "prefix"
     subprocess.run([BIN, "install", "--prefix", str(prefix)], check=True, capture_output=True)

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import ROOT, WORKDIR
 from nbtools import benchbook, load, nbconvert, output_kinds
+from need import missing, need_module
 
 NOTEBOOKS = ROOT / "tests" / "notebooks"
 
@@ -79,7 +80,7 @@ def test_verify_passes_and_catches_a_changed_sample(smoke, tmp_path):
 def test_html_shows_the_plots_in_chromium(smoke, tmp_path):
     chromium = shutil.which("chromium")
     if not chromium:
-        pytest.skip("chromium is not installed (scripts/setup.sh --browser installs it)")
+        missing("chromium is not installed (scripts/setup.sh --browser installs it)")
     page = (smoke / "run.html").read_text()
     assert not re.search(r'(src|href)="https?://', page), "the page loads something from the network"
     probe = page.replace("</body>", """<script>

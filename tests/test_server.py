@@ -14,8 +14,9 @@ import pytest
 
 from conftest import WORKDIR
 from nbtools import KernelSocket, Rest, free_port, iopub_of, stop_process, wait_http
+from need import missing, need_module
 
-websocket = pytest.importorskip("websocket", reason="python3-websocket (Debian) is not installed")
+websocket = need_module("websocket", reason="python3-websocket (Debian) is not installed")
 
 SERVERS = {
     # name: (python module, the option prefix of its app class)
@@ -29,7 +30,7 @@ TINY = "%%c tiny\nstatic int v;\nBENCH(a) { v++; bench_sink(v); }"
 @pytest.fixture(scope="module", params=sorted(SERVERS))
 def server(request, tmp_path_factory):
     module, app = SERVERS[request.param]
-    pytest.importorskip(module, reason=f"Debian's {request.param} is not installed")
+    need_module(module, reason=f"Debian's {request.param} is not installed")
     token = secrets.token_hex(16)
     tmp = tmp_path_factory.mktemp(request.param)
     proc = None

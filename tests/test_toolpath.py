@@ -12,12 +12,13 @@ from jupyter_client.manager import start_new_kernel
 
 from conftest import BIN
 from test_protocol import run, outputs
+from need import missing, need_module
 
 
 def test_kernelspec_finds_go_without_the_users_path(tmp_path, monkeypatch):
     go = shutil.which("go")
     if not go:
-        pytest.skip("go is not on PATH here")
+        missing("go is not on PATH here")
     data = tmp_path / "data"
     env = dict(os.environ, JUPYTER_DATA_DIR=str(data))
     out = subprocess.run([BIN, "install", "--user"], env=env, check=True, capture_output=True, text=True).stdout
