@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/kernel"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 func cmdInstall(args []string, stdout io.Writer) error {

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/machine"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/machine"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 

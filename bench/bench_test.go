@@ -12,13 +12,13 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 func seedC(b *testing.B) string {
-	code, err := os.ReadFile("../stdlib/harness/testdata/seed000.c")
+	code, err := os.ReadFile("../internal/harness/testdata/seed000.c")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/harness"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // The fingerprint's cost to a %bench (issue 22: at most 0.3 s): a quick

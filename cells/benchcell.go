@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 

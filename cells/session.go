@@ -1,5 +1,5 @@
 // Package cells is what a benchbook cell means: its magic line picks native
-// C or Go benchmark kernels (built by stdlib/harness), the measurement
+// C or Go benchmark kernels (built by internal/harness), the measurement
 // protocol (%bench, stdlib/bench), or plain Go glue interpreted by yaegi
 // (cells/glue). A Session executes cells one after another and publishes
 // their outputs through a display.Publisher; it knows nothing of sockets.
@@ -23,9 +23,9 @@ import (
 
 	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/cells/gluechild"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // Options configure a Session.

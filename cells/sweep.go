@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )

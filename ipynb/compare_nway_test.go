@@ -6,9 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
-	"github.com/benchbook/benchbook/stdlib/machine"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 

@@ -10,10 +10,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

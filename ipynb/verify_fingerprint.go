@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // checkFingerprint recomputes the fingerprint (conditions.fingerprint)

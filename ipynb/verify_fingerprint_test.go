@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // A measured fingerprint verifies; one edited to read as other hardware

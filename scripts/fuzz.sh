@@ -24,9 +24,9 @@ targets='
 . ./stdlib/bench FuzzParseOptions
 . ./ipynb FuzzReadNotebook
 . ./ipynb FuzzVerify
-. ./stdlib/asm FuzzParse
-. ./stdlib/harness FuzzRecords
-. ./stdlib/machine FuzzClockRanges
+. ./internal/asm FuzzParse
+. ./internal/harness FuzzRecords
+. ./internal/machine FuzzClockRanges
 third_party/zmq4 . FuzzReadMsg
 third_party/zmq4 . FuzzHandshake
 '

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // runShell runs a "!" line with /bin/sh -c in its own process group, its

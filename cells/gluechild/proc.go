@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/cells/glue"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // proc is one child process and the parent's end of its pipes.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // walkKernel reads one byte of every 64 of a 16 MiB array (big) and of a

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 func buildC(t *testing.T, name, code string) *harness.Kernel {

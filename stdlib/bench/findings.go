@@ -3,7 +3,7 @@ package bench
 import (
 	"math"
 
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // A result with a measured fingerprint matches the extension schema; one

@@ -3,7 +3,7 @@ package bench
 import (
 	"math"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

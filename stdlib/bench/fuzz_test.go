@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // FuzzParseOptions feeds ParseOptions the words of the input, one a line

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // syntheticTicks: a fast mode near 40 ticks, a slower one near 5000, a
@@ -86,7 +86,7 @@ func cHistogram(t *testing.T, ticks []uint64) (idx []int, lowest []uint64, pct m
 		t.Skip("no C compiler")
 	}
 	bin := filepath.Join(t.TempDir(), "hist")
-	if out, err := exec.Command("cc", "-std=c11", "-O2", "-I", "../harness/c", "-o", bin, "../harness/testdata/latency_hist.c").CombinedOutput(); err != nil {
+	if out, err := exec.Command("cc", "-std=c11", "-O2", "-I", "../../internal/harness/c", "-o", bin, "../../internal/harness/testdata/latency_hist.c").CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v: %s", err, out)
 	}
 	var in bytes.Buffer
@@ -187,7 +187,7 @@ func TestLatencySentences(t *testing.T) {
 // variant spiky, 10000 operations per pass, every 1000th spins 20 us.
 func spikyKernel(t *testing.T, lang string) *harness.Kernel {
 	t.Helper()
-	src := map[string]string{"c": "../harness/testdata/spiky.c", "go": "../harness/testdata/spiky_go.txt"}[lang]
+	src := map[string]string{"c": "../../internal/harness/testdata/spiky.c", "go": "../../internal/harness/testdata/spiky_go.txt"}[lang]
 	code, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // Minimums of the protocol: seed 000's run.sh refuses fewer.
@@ -184,7 +184,7 @@ var keyHelp = map[string]string{
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 
-	// The machine's measured identity (stdlib/machine fingerprint.go).
+	// The machine's measured identity (internal/machine fingerprint.go).
 	"fingerprint": "off skips measuring the machine's fingerprint (latencies of dependent adds, multiplies and loads, a chase at 16K-64M, the clock; about 0.15 s); on is the default",
 }
 

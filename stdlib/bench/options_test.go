@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // Options that cannot make a run are refused when they are parsed.

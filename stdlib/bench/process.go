@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // ErrInterrupted is returned when the run was cancelled; the result holds

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // RunFile is the name of the file, in a run's raw folder, that says what the

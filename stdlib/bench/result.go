@@ -1,7 +1,7 @@
 package bench
 
 import (
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // ReadsPerPass is how many clock reads a pass must last to be timed alone;

@@ -9,15 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/schema"
-	"github.com/benchbook/benchbook/stdlib/harness"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // seedKernel is seed 000's kernel, built once per test binary per language.
 func seedKernel(t *testing.T, lang string) *harness.Kernel {
 	t.Helper()
-	src := map[string]string{"c": "../harness/testdata/seed000.c", "go": "../harness/testdata/seed000_go.txt"}[lang]
+	src := map[string]string{"c": "../../internal/harness/testdata/seed000.c", "go": "../../internal/harness/testdata/seed000_go.txt"}[lang]
 	code, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)

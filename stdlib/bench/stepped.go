@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // stepped is a kernel process in step mode (-step, records.md): it waits

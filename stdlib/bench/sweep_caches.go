@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // SweepCaches are the data cache sizes of CPU cpu, for a sweep's plot and

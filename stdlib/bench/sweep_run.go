@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/harness"
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // SweepRun is one point of a sweep to measure: its build and its place.

@@ -10,9 +10,9 @@ import (
 	"html"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // BuildEntry is the application/vnd.benchbook.build+json entry of a build.

@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/harness"
 )
 
 // The build bundle marks both clock reads of every variant, the loop of a
 // live variant and none in a dead one, in marks a sanitizer keeps, and its
 // machine-readable entry follows build.schema.json.
 func TestBuildBundle(t *testing.T) {
-	code, err := os.ReadFile("../harness/testdata/seed000.c")
+	code, err := os.ReadFile("../../internal/harness/testdata/seed000.c")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // twoLoops is a kernel whose live variants are two ways of doing the work,

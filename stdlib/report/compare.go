@@ -7,10 +7,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // RunToRunDrift is how far the medians of the same code on the same machine

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // Verdicts of a headline across runs besides bench's slower, faster,

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // fp is a fingerprint as the Intel VM of this session measured it, each

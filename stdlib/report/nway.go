@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // MachineRun is one machine's result of a kernel, under a label (the host,

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/machine"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/harness"
-	"github.com/benchbook/benchbook/stdlib/machine"
 )
 
 // VariantSpec shapes one variant's samples.

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
 
 func TestChainAddsSum(t *testing.T) {

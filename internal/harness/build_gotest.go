@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
 )
 
 // gotestToolchain builds a %%gotest cell: ordinary func BenchmarkXxx(b

@@ -16,7 +16,7 @@ import (
 // has its region inside the function and two clock reads at least. Seeds are
 // the listings of testdata and testdata/normalize.
 //
-//	go test ./stdlib/asm -run '^$' -fuzz '^FuzzParse$' -fuzztime 60s
+//	go test ./internal/asm -run '^$' -fuzz '^FuzzParse$' -fuzztime 60s
 func FuzzParse(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/*objdump")
 	more, _ := filepath.Glob("testdata/normalize/*objdump")

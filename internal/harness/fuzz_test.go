@@ -30,7 +30,7 @@ func formatRecord(r Record) string {
 // known kind, reads back the same once written out again, and its Int and
 // Float accessors never panic (an integer is a number too).
 //
-//	go test ./stdlib/harness -run '^$' -fuzz '^FuzzRecords$' -fuzztime 60s
+//	go test ./internal/harness -run '^$' -fuzz '^FuzzRecords$' -fuzztime 60s
 func FuzzRecords(f *testing.F) {
 	f.Add([]byte("start lang=c pid=4242 harness=3\n" +
 		"layout stack_pad=0 heap_pad=64 stack_addr=0x7ffd1000 heap_addr=0x5555a000 text_addr=0x401000 aslr=1\n" +

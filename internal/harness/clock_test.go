@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/machine"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // runDriver runs kernel k's driver with args and returns its records.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
 )
 
 // batchSymbol is the batch function beside a timed function: C's

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unsafe"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 	"golang.org/x/sys/unix"
 )
 

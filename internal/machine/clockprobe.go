@@ -3,7 +3,7 @@ package machine
 import (
 	"strings"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
 
 // ClockProbe is one measurement of the clock the harness reads

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
 
 // Trials of EstimateFrequency: the best of estimateTrials runs of about

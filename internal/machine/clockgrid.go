@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
 
 // The clock, measured right (issue 20): the smallest delta between two

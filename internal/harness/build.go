@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
 )
 
 // Spec is a native kernel as a cell defines it.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
 )
 
 // K layouts of a C kernel are K different binaries whose timed and batch

@@ -10,7 +10,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/asm"
+	"github.com/benchbook/benchbook/internal/asm"
 )
 
 type cToolchain struct{}

@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	driver "github.com/benchbook/benchbook/stdlib/harness/go/bench"
+	driver "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
 
 // LoadInfo says where the threads of StartLoad run.
