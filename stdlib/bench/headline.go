@@ -170,8 +170,12 @@ func needed(r *Result, v VariantVerdict) string {
 	if l := max(r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]); l > 1 {
 		load = fmt.Sprintf(", or a quieter machine (load %.1f)", l)
 	}
-	return fmt.Sprintf("it holds 1 but reaches past ±%s (resolve=%s) after %s%s; about %d pairs would narrow it enough%s",
-		percent(r.Protocol.Resolve/2), percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
+	what := fmt.Sprintf("it holds 1 but reaches past ±%s", percent(r.Protocol.Resolve/2))
+	if v.CILow > 1 || v.CIHigh < 1 {
+		what = fmt.Sprintf("a difference, but whether it exceeds ±%s is not known", percent(r.Protocol.Resolve/2))
+	}
+	return fmt.Sprintf("%s (resolve=%s) after %s%s; about %d pairs would narrow it enough%s",
+		what, percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
 }
 
 // budgetNote says the budget ended the blocks, when it did.
