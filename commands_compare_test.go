@@ -195,6 +195,15 @@ func TestCompareCommand(t *testing.T) {
 	if err != nil || !strings.Contains(flat(out), "seed: same hardware:") || !strings.Contains(out, "Every input verified first") {
 		t.Fatalf("a against itself: %v\n%s%s", err, out, errOut)
 	}
+	// Two ways, the host changed: the comparison leads with the fingerprint
+	// entry that differs, before any ratio of the two runs.
+	out, errOut, err = compare(a, c)
+	hw := strings.Index(flat(out), "seed: different hardware behind the same description: on the host of")
+	named := strings.Index(flat(out), "addss takes")
+	ratio := strings.Index(flat(out), "A/A floor")
+	if err != nil || hw < 0 || named < hw || ratio >= 0 && ratio < hw {
+		t.Errorf("a against its planted copy: hardware at %d, addss at %d, first ratio at %d: %v\n%s%s", hw, named, ratio, err, out, errOut)
+	}
 	// N ways, machine-readable: the planted copy is other hardware, named by its addss.
 	out, _, err = compare(a, b, c, "--json", "--plot", filepath.Join(dir, "m.png"))
 	if err != nil {

@@ -373,16 +373,27 @@ func (d Diff) verdict(b, a *bench.Result) string {
 // TextWidth is the widest line of Text, for a terminal.
 const TextWidth = 100
 
+// hardwareLeads: when the fingerprints say the hardware differs, that is
+// said before any headline, since every ratio then compares hardware.
+func (d Diff) hardwareLeads() bool {
+	return d.Hardware.Verdict == machine.HardwareDifferent && len(d.Changes) > 0
+}
+
 // Text is the comparison for a terminal: what differs first (machine,
 // compiler, flags, source, assembly, protocol, conditions), then the
 // verdict, the medians and the conditions; no line is wider than TextWidth.
 func (d Diff) Text() string {
 	var b strings.Builder
+	changes := d.Changes
+	if d.hardwareLeads() {
+		b.WriteString(wrap(d.Kernel+": "+strings.ToLower(changes[0][:1])+changes[0][1:], TextWidth, "  "))
+		changes = changes[1:]
+	}
 	for _, h := range d.Headlines {
 		b.WriteString(wrap(h.Text, TextWidth, "    "))
 	}
-	for i, c := range d.Changes {
-		if i == 0 {
+	for i, c := range changes {
+		if i == 0 && !d.hardwareLeads() {
 			c = d.Kernel + ": " + strings.ToLower(c[:1]) + c[1:]
 		}
 		b.WriteString(wrap(c, TextWidth, "  "))
@@ -572,11 +583,16 @@ func (d Diff) Bundle() map[string]any {
 	var h strings.Builder
 	fmt.Fprintf(&h, `<div class="benchbook-compare" style="font-family:sans-serif"><p><b>Before / after: %s, across runs.</b></p>`,
 		html.EscapeString(d.Kernel))
+	changes := d.Changes
+	if d.hardwareLeads() {
+		fmt.Fprintf(&h, `<p style="font-size:13px;margin:2px 0"><b>%s</b></p>`, html.EscapeString(changes[0]))
+		changes = changes[1:]
+	}
 	for _, hl := range d.Headlines {
 		fmt.Fprintf(&h, `<p style="font-size:13px;margin:2px 0"><b>%s</b></p>`, html.EscapeString(hl.Text))
 	}
 	h.WriteString(`<ul style="font-size:12px">`)
-	for _, c := range d.Changes {
+	for _, c := range changes {
 		fmt.Fprintf(&h, "<li>%s</li>", html.EscapeString(c))
 	}
 	h.WriteString("</ul>")
