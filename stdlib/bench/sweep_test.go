@@ -259,7 +259,7 @@ func TestSweepSentencesAndPrediction(t *testing.T) {
 		}
 	}
 	all := strings.Join(text, "\n")
-	for _, want := range []string{"crosses L1d (48KB)", "crosses L2 (1MB)", "crosses L3 (32MB)", "predicted > 1, measured 0.006", "not held"} {
+	for _, want := range []string{"reaches or crosses L1d (48KB)", "reaches or crosses L2 (1MB)", "reaches or crosses L3 (32MB)", "predicted > 1, measured 0.006", "not held"} {
 		if !strings.Contains(all, strings.TrimSpace(want)) {
 			t.Errorf("the sentences do not say %q:\n%s", want, all)
 		}
@@ -282,7 +282,9 @@ func TestPredictVerdict(t *testing.T) {
 		lo, hi float64
 		want   string
 	}{{"~", 64, 104, 117, "outside"}, {"~", 110, 104, 117, "inside"}, {">", 100, 104, 117, "held"}, {">", 110, 104, 117, "undecided"},
-		{">", 120, 104, 117, "not held"}, {"<", 120, 104, 117, "held"}, {"<", 100, 104, 117, "not held"}} {
+		{">", 120, 104, 117, "not held"}, {"<", 120, 104, 117, "held"}, {"<", 100, 104, 117, "not held"},
+		// An interval of [10.7, 280] holds 64 and says nothing (issue 20).
+		{"~", 64, 10.7, 280, "uninformative"}, {">", 5, 10.7, 280, "uninformative"}, {"~", 64, 20, 80, "inside"}} {
 		if got := predictVerdict(c.op, c.v, c.lo, c.hi); got != c.want {
 			t.Errorf("%s%g with [%g, %g]: %s, want %s", c.op, c.v, c.lo, c.hi, got, c.want)
 		}
@@ -332,7 +334,7 @@ func TestSweepTwoAxes(t *testing.T) {
 	}
 	// M=1: 16K, 256K, 4M, 64M bytes: crosses L1d, L2 and L3 between points.
 	// M=8: 128K, 2M, 32M, 512M: L2, then L3 (32M fits), the last beyond.
-	for _, want := range []string{"sum at M=1: a step, time per element rises", "crosses L1d (48KB)", "sum at M=8: a step"} {
+	for _, want := range []string{"sum at M=1: a step, time per element rises", "reaches or crosses L1d (48KB)", "sum at M=8: a step"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q in\n%s", want, all)
 		}
@@ -388,5 +390,131 @@ func TestSweepEveryLiveVariant(t *testing.T) {
 	}
 	if len(steps) == 0 || slices.Contains(steps, "flat") || strings.Contains(all, "gone") {
 		t.Errorf("steps of %v; the dead variant named: %v\n%s", steps, strings.Contains(all, "gone"), all)
+	}
+}
+
+// withCheck gives every point of c fresh samples from f (time per element
+// at a working set) with noise cv.
+func withCheck(rng *rand.Rand, c []CurvePoint, f func(int64) float64, cv float64) []CurvePoint {
+	for i := range c {
+		c[i].Check = nil
+		for range 10 {
+			c[i].Check = append(c[i].Check, f(*c[i].Bytes)*math.Exp(cv*rng.NormFloat64()))
+		}
+	}
+	return c
+}
+
+// The interleaved rounds decide a step and the fresh processes check it:
+// a rise of one point's block of interleaved rounds that the fresh rounds,
+// visiting every point in turn, do not show is not a step, and is said so.
+func TestStepsCheckedByFresh(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	lifted := func(b int64) float64 { return 1 + float64(btoi(b == 256<<10)) } // one point 2x in its block
+	flat := func(int64) float64 { return 1 }
+	c := withCheck(rng, curve(rng, lifted, 0.02, 20), flat, 0.02)
+	steps := FindSteps(c, testCaches)
+	if len(steps) != 1 || !steps[0].Unchecked || steps[0].CheckRatio > CheckRatio {
+		t.Fatalf("a lifted block with flat fresh rounds: %+v", steps)
+	}
+	rs := sweepResults(c, testCaches)
+	for i, r := range rs {
+		r.Variants[0].Series.Fresh = NewSamples(scale(c[i].Check, float64(*c[i].Bytes/4)))
+	}
+	var all []string
+	for _, s := range SweepSentences(rs) {
+		if s.Kind == KindStep {
+			t.Errorf("a step sentence for an unchecked rise: %s", s.Text)
+		}
+		all = append(all, s.Text)
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{"in the interleaved rounds but", "not called a step", "sum: no step"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+	// The same rise in both: a step, its fresh ratio beside it.
+	c = withCheck(rng, curve(rng, cacheCurve, 0.02, 20), cacheCurve, 0.02)
+	for _, st := range FindSteps(c, testCaches) {
+		if st.Unchecked || st.CheckRatio < CheckRatio {
+			t.Errorf("a checked step %s..%s: %+v", st.From.Label, st.To.Label, st)
+		}
+	}
+}
+
+func scale(x []float64, k float64) []float64 {
+	out := make([]float64, len(x))
+	for i, v := range x {
+		out[i] = v * k
+	}
+	return out
+}
+
+// A point slower than the larger one after it breaks the curve and is
+// flagged, with the batches when they differ; a rising curve has no fall.
+func TestFallsFlagged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	bump := func(b int64) float64 { return 1 + float64(btoi(b == 16<<10)) } // 16KB read 2x: one disturbed point
+	c := curve(rng, bump, 0.02, 20)
+	falls := FindFalls(c)
+	if len(falls) != 1 || *falls[0].From.Bytes != 16<<10 || falls[0].Ratio < 1.8 {
+		t.Fatalf("falls %+v", falls)
+	}
+	if fs := FindFalls(curve(rng, cacheCurve, 0.08, 20)); len(fs) != 0 {
+		t.Errorf("a rising curve has falls %+v", fs)
+	}
+	for trial := range 200 {
+		if fs := FindFalls(curve(rng, func(int64) float64 { return 1 }, 0.10, 10)); len(fs) != 0 {
+			t.Fatalf("trial %d: a noisy flat curve has a fall %+v", trial, fs[0])
+		}
+	}
+	rs := sweepResults(c, testCaches)
+	for _, r := range rs {
+		r.Variants[0].Batch = 8
+		if *r.Sweep.Bytes == 16<<10 {
+			r.Variants[0].Batch = 1
+		}
+	}
+	found := false
+	for _, s := range SweepSentences(rs) {
+		if s.Kind == KindFall {
+			found = true
+			if !strings.Contains(s.Text, "slower per element than at the larger") || !strings.Contains(s.Text, "batches of 1 there and of 8") {
+				t.Errorf("fall: %s", s.Text)
+			}
+		}
+	}
+	if !found {
+		t.Error("no fall sentence")
+	}
+}
+
+// A point at a cache's size is at that level's edge: a step ending there
+// names it (the strict rule said no cache size lay between). Sizes from
+// CPUID are never set between points. A rise spread over many points is
+// not "no step" alone.
+func TestStepLevelsAndGradualRise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	edge := func(b int64) float64 { return 1 + float64(btoi(b >= 1<<20)) } // slower from L2's size on
+	steps := FindSteps(curve(rng, edge, 0.01, 20), testCaches)
+	if len(steps) != 1 || len(steps[0].Levels) != 1 || steps[0].Levels[0].Name != "L2" {
+		t.Errorf("a step to a point at L2's size: %+v", steps)
+	}
+	cpuid := []CacheMark{{Name: "L1d", Bytes: 48 << 10, Source: "getconf (CPUID)"}, {Name: "L2", Bytes: 1 << 20, Source: "getconf (CPUID)"}, {Name: "L3", Bytes: 508 << 20, Source: "getconf (CPUID)"}}
+	rs := sweepResults(curve(rng, cacheCurve, 0.01, 20), cpuid)
+	for _, s := range SweepSentences(rs) {
+		if s.Kind == KindStep && (strings.Contains(s.Text, "reaches") || !strings.Contains(s.Text, "CPUID's")) {
+			t.Errorf("a step against CPUID's sizes: %s", s.Text)
+		}
+	}
+	gradual := func(b int64) float64 { return math.Pow(float64(b), 0.12) }
+	rs = sweepResults(curve(rng, gradual, 0.01, 20), testCaches)
+	var all []string
+	for _, s := range SweepSentences(rs) {
+		all = append(all, s.Text)
+	}
+	if text := strings.Join(all, "\n"); !strings.Contains(text, "sum: no step") || !strings.Contains(text, "is spread over") {
+		t.Errorf("a gradual rise:\n%s", text)
 	}
 }
