@@ -301,7 +301,7 @@ func SweepSentences(rs []*Result) []Sentence {
 			called := 0
 			for _, st := range steps {
 				if st.Unchecked {
-					add("", fmt.Sprintf("%s%s: time per element rises %sx from %s to %s in the interleaved rounds but %sx in the fresh processes, below %sx: not called a step (a load during one point's processes can do this)",
+					add("", fmt.Sprintf("%s%s: time per element rises %sx from %s to %s in the interleaved rounds but %sx in the fresh processes, below %sx: the two series disagree, so it is not called a step",
 						variant, of, FormatRatio(st.Ratio), pointText(st.From), pointText(st.To), FormatRatio(st.CheckRatio), g(CheckRatio)))
 					continue
 				}
@@ -330,7 +330,7 @@ func SweepSentences(rs []*Result) []Sentence {
 			}
 			if called == 0 {
 				text := fmt.Sprintf("%s%s: no step, no two consecutive points differ by %sx or more in median time per element beyond their spread", variant, of, g(StepRatio))
-				if m0 > 0 && m1/m0 >= StepRatio {
+				if m0 > 0 && m1/m0 >= StepRatio && len(steps) == 0 {
 					text += fmt.Sprintf("; the rise of %sx is spread over %d points", FormatRatio(m1/m0), len(c))
 				}
 				add("", text)
