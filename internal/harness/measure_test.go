@@ -119,6 +119,9 @@ func TestColdAfterSetup(t *testing.T) {
 			if b, _ := evict.Int("bytes"); b != 16777216 {
 				t.Errorf("evict bytes=%d, want -evict-bytes", b)
 			}
+			if h, err := evict.Int("huge"); err != nil || h != 0 && h != 1 {
+				t.Errorf("evict huge=%q: %v, want 0 or 1", evict.Fields["huge"], err)
+			}
 			if f, _ := setup.Int("minflt"); f < 1000 {
 				t.Errorf("setup writes 4 MiB and took %d page faults, want about 1024", f)
 			}

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define BENCHBOOK_HARNESS_VERSION 6
+#define BENCHBOOK_HARNESS_VERSION 7
 
 typedef int64_t (*bench_once_fn_)(void);
 typedef int64_t (*bench_batch_fn_)(int64_t);

@@ -286,25 +286,41 @@ static long long llc_bytes(void) {
 
 static volatile unsigned char evict_sink_;
 
-/* evict writes then reads one byte in every 64 of a fresh mapping of bytes
- * bytes (default: twice the last-level cache, else 64 MiB), so that what
- * setup left in the caches is gone before the cold pass; the mapping is
- * unmapped again. MAP_POPULATE allocates its pages in the one call rather
- * than a fault each; either way outside the cold pass. */
+/* evict writes one byte in every 64 of a fresh mapping of bytes bytes
+ * (default: twice the last-level cache, else 64 MiB), so that what setup
+ * left in the caches is gone before the cold pass; the mapping is unmapped
+ * again. It asks for huge pages (MADV_HUGEPAGE, on 2 MiB bounds) and
+ * allocates them in one call (MADV_POPULATE_WRITE, Linux 5.14), else with
+ * 4 KiB pages and MAP_POPULATE: 520 MiB took 0.33-0.49 s so on this
+ * project's VM against 0.60-0.90 s in 4 KiB pages (and up to 4.8 s when
+ * huge pages were faulted in one at a time, compacting memory). One write
+ * per line evicts as well as a write and a read did: a write allocates the
+ * line. Either way it all falls in this phase, not in the cold pass. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 static void evict(long long bytes) {
   if (bytes <= 0) {
     long long llc = llc_bytes();
     bytes = llc > 0 ? 2 * llc : 64LL << 20;
   }
   int64_t t0 = now_ns();
-  unsigned char *p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  if (p == MAP_FAILED) fail("evict: mmap failed: ", strerror(errno));
+  const size_t huge = (size_t)2 << 20;
+  size_t len = (size_t)bytes + huge;
+  unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) fail("evict: mmap failed: ", strerror(errno));
+  unsigned char *p = (unsigned char *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+  int hugepages = madvise(p, (size_t)bytes, MADV_HUGEPAGE) == 0 && madvise(p, (size_t)bytes, MADV_POPULATE_WRITE) == 0;
+  if (!hugepages) {
+    munmap(m, len);
+    m = p = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    len = (size_t)bytes;
+    if (m == MAP_FAILED) fail("evict: mmap failed: ", strerror(errno));
+  }
   for (long long i = 0; i < bytes; i += 64) p[i] = (unsigned char)i;
-  unsigned char sum = 0;
-  for (long long i = 0; i < bytes; i += 64) sum += p[i];
-  evict_sink_ = sum;
-  munmap(p, (size_t)bytes);
-  record("phase name=evict ns=%lld bytes=%lld", (long long)(now_ns() - t0), bytes);
+  evict_sink_ = p[bytes - 1];
+  munmap(m, len);
+  record("phase name=evict ns=%lld bytes=%lld huge=%d", (long long)(now_ns() - t0), bytes, hugepages);
 }
 
 static void run_setup(void) {
