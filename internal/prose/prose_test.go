@@ -1,0 +1,61 @@
+package prose_test
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/internal/prose"
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// corpus reads every real result under testdata/corpus (README.md says how
+// they were made and under what load).
+func corpus(t *testing.T) map[string]*bench.Result {
+	t.Helper()
+	files, err := filepath.Glob("testdata/corpus/*.json*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 29 {
+		t.Fatalf("the corpus holds %d results, want at least 30", len(files))
+	}
+	out := map[string]*bench.Result{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rd io.Reader = fh
+		if strings.HasSuffix(f, ".gz") {
+			if rd, err = gzip.NewReader(fh); err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+		}
+		var r bench.Result
+		if err := json.NewDecoder(rd).Decode(&r); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		fh.Close()
+		out[filepath.Base(f)] = &r
+	}
+	return out
+}
+
+// TestCorpus runs every oracle over every sentence of every real result.
+func TestCorpus(t *testing.T) {
+	seen := map[string]int{}
+	for name, r := range corpus(t) {
+		for _, s := range bench.Sentences(r) {
+			seen[prose.ClaimOf(s)]++
+			if err := prose.Check(r, s); err != nil {
+				t.Errorf("%s: %s sentence %q: %v", name, prose.ClaimOf(s), s.Text, err)
+			}
+		}
+	}
+	t.Logf("claims seen in the corpus: %v", seen)
+}
