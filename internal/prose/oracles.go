@@ -518,6 +518,15 @@ func aaFloor(r *bench.Result, s bench.Sentence) error {
 	if !near(ratio, aa.Ratio, 1e-6) {
 		return fail("A/A ratio %g, recomputed %g", aa.Ratio, ratio)
 	}
+	if strings.Contains(s.Text, "cannot be told from no difference") {
+		// The claim that nothing closer is resolved: false beside a
+		// comparison of this run closer to 1 that resolves a difference.
+		for _, c := range r.Comparisons {
+			if c.Significant && math.Abs(c.Ratio-1) < reach {
+				return fail("says a ratio closer to 1 than %s cannot be told from no difference, yet %s/%s %s reads %g and resolves a difference", pctText(reach), c.A, c.B, c.Series, c.Ratio)
+			}
+		}
+	}
 	if math.Abs(ratio-1) > math.Max(aa.CIHigh-1, 1-aa.CILow) && !strings.Contains(s.Text, pctText(reach)) {
 		return fail("the A/A control's own ratio %g lies outside its interval's reach [%g, %g], and the floor said is not %s", ratio, aa.CILow, aa.CIHigh, pctText(reach))
 	}
