@@ -20,6 +20,7 @@ const (
 	clockReads    = 2.0  // a median within this many reads times the clock
 	faultFloor    = 16.0 // minor faults below which memory was mapped already
 	alpha         = 0.05
+	aaWidest      = 4.0 // an A/A interval wider than this (high/low) sets no floor
 	permutations  = 2000
 	freqLimitPct  = 3.0
 	freqNoise     = 2.0
@@ -513,6 +514,9 @@ func aaFloor(r *bench.Result, s bench.Sentence) error {
 	if !bounded(aa.CILow, aa.CIHigh) {
 		return fail("the A/A control has no interval")
 	}
+	if aa.CIHigh > aaWidest*aa.CILow {
+		return fail("a floor from the A/A interval [%g, %g], wider than %gx, bounds nothing", aa.CILow, aa.CIHigh, aaWidest)
+	}
 	reach := aaReach(r)
 	ratio := aaRatio(r)
 	if !near(ratio, aa.Ratio, 1e-6) {
@@ -537,9 +541,10 @@ func aaFloor(r *bench.Result, s bench.Sentence) error {
 // how the floor appears in the sentence.
 func pctText(f float64) string { return bench.FormatPct(f) }
 
+// aaNoFloor: the A/A control has no interval, or one wider than 4x.
 func aaNoFloor(r *bench.Result, _ bench.Sentence) error {
-	if r.AA.Variant == "" || bounded(r.AA.CILow, r.AA.CIHigh) {
-		return fail("the A/A control has an interval")
+	if r.AA.Variant == "" || (bounded(r.AA.CILow, r.AA.CIHigh) && r.AA.CIHigh <= aaWidest*r.AA.CILow) {
+		return fail("says no floor, the A/A control's interval [%g, %g] is bounded and narrower than %gx", r.AA.CILow, r.AA.CIHigh, aaWidest)
 	}
 	return nil
 }

@@ -67,6 +67,11 @@ const (
 	// ClockReads is how many clock reads a median may last before it no
 	// longer times only the clock.
 	ClockReads = 2
+	// AAWidest is the widest A/A interval (high over low) that sets a
+	// floor: one wider says identical code may read anything from about 1
+	// to several times apart (real runs under load gave [0.990, 22.4],
+	// a "floor" of 2140%), which bounds nothing.
+	AAWidest = 4.0
 	// AutocorrLimit was the lag-1 autocorrelation from which a result said
 	// its rounds were not independent; no sentence says it now
 	// (sentences_baseline.go says why). Kept for glue code that reads it.
@@ -177,7 +182,7 @@ func referenceVariant(r *Result) string {
 // may lie outside the interval of the typical ratio; with the interval
 // alone, the control's own ratio lay outside its "floor" in real runs).
 func aaFloor(aa AA) float64 {
-	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) {
+	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) || aa.CIHigh > AAWidest*aa.CILow {
 		return 0
 	}
 	return math.Max(math.Abs(aa.Ratio-1), math.Max(aa.CIHigh-1, 1-aa.CILow))

@@ -344,8 +344,12 @@ func resolutionSentences(f *facts) []Sentence {
 			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), FormatPct(f.floor))
 		out = append(out, said(ClaimAAFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	case aa.Variant != "" && aa.Ratio > 0:
+		why := intervalText(aa.CILow, aa.CIHigh, aa.Undefined)
+		if Bounded(aa.CILow, aa.CIHigh) {
+			why = fmt.Sprintf("95%% interval %s, wider than %gx", FormatInterval(aa.CILow, aa.CIHigh), AAWidest)
+		}
 		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, with %s, so this run sets no floor under what it can resolve",
-			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined))
+			aa.Variant, FormatRatio(aa.Ratio), why)
 		out = append(out, said(ClaimAANoFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	}
 	return out

@@ -13,6 +13,7 @@ func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/bench/bench"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AAControl":             reflect.ValueOf(bench.AAControl),
+		"AAWidest":              reflect.ValueOf(constant.MakeFromLiteral("4", token.FLOAT, 0)),
 		"AsmSame":               reflect.ValueOf(bench.AsmSame),
 		"AutocorrLimit":         reflect.ValueOf(constant.MakeFromLiteral("0.3000000000000000000108420217248550443400745280086994171142578125", token.FLOAT, 0)),
 		"BlockPlan":             reflect.ValueOf(bench.BlockPlan),
