@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/prose"
 	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
 
 // corpus reads every real result under testdata/corpus (README.md says how
@@ -58,4 +59,15 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("claims seen in the corpus: %v", seen)
+}
+
+// TestSynthetic: the synthetic results of benchtest, made by the same code
+// as a real run, hold too.
+func TestSynthetic(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		r := benchtest.Seed000(seed)
+		for _, f := range prose.CheckAll(r) {
+			t.Errorf("seed %d: %s %q: %v", seed, prose.ClaimOf(f.Sentence), f.Sentence.Text, f.Err)
+		}
+	}
 }
