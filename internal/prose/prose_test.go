@@ -71,3 +71,28 @@ func TestSynthetic(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryClaimHasAnOracle: each claim a generator names has an oracle,
+// and each oracle judges a claim some generator names.
+func TestEveryClaimHasAnOracle(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range bench.Claims {
+		known[c] = true
+	}
+	for _, c := range []string{prose.ClaimLatencyShared, prose.ClaimLatencyWorst, prose.ClaimLatencyOverhead,
+		prose.ClaimLatencyAlone, prose.ClaimLatencyRate, prose.ClaimLatencyAcross} {
+		known[c] = true
+	}
+	has := map[string]bool{}
+	for _, c := range prose.Claims() {
+		has[c] = true
+		if !known[c] {
+			t.Errorf("an oracle judges %q, which no generator names", c)
+		}
+	}
+	for c := range known {
+		if !has[c] {
+			t.Errorf("claim %q has no oracle", c)
+		}
+	}
+}

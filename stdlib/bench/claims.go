@@ -55,6 +55,11 @@ const (
 	ClaimChecksumMismatch = "checksum.mismatch"
 )
 
+// Claims lists every claim a generator here names.
+var Claims = []string{
+	ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+}
+
 // said is one sentence with its claim and the key that names what it is
 // about when the variant does not (a comparison, a series).
 func said(claim, key, topic, kind, variant, text string) []Sentence {

@@ -73,6 +73,7 @@ func init() {
 		"ClaimSetupAllocated":   reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.setup_allocated\"", token.STRING, 0)),
 		"ClaimSetupPartial":     reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.setup_partial\"", token.STRING, 0)),
 		"ClaimZeroPage":         reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.zero_page\"", token.STRING, 0)),
+		"Claims":                reflect.ValueOf(&bench.Claims).Elem(),
 		"ClockReads":            reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
 		"ClockResolution":       reflect.ValueOf(bench.ClockResolution),
 		"Comparisons":           reflect.ValueOf(bench.Comparisons),
