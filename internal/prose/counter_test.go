@@ -67,27 +67,52 @@ func median(x []float64) float64 {
 // "identical code read as far apart" beside a ratio inside the A/A
 // interval's reach but farther from 1 than the A/A control itself read.
 func TestCounterIdenticalCodeAsFarApart(t *testing.T) {
+	beyond := func(r *bench.Result, c bench.Comparison) bool {
+		band := r.Protocol.Resolve / 2
+		return c.Significant && (c.CILow >= 1+band || c.CIHigh <= 1-band) && math.Abs(c.Ratio-1) < 1
+	}
+	var c bench.Comparison
 	r := pick(t, func(r *bench.Result) bool {
-		for _, c := range r.Comparisons {
-			if c.Significant && math.Abs(c.Ratio-1) < 0.05 && c.Ratio != 1 {
+		for _, x := range r.Comparisons {
+			if v := r.Variant(x.A); beyond(r, x) && v != nil && !v.Dead && !v.Hollow && !r.Variant(x.B).Dead && !r.Variant(x.B).Hollow {
+				c = x
 				return true
 			}
 		}
 		return false
 	})
-	var c bench.Comparison
-	for _, x := range r.Comparisons {
-		if x.Significant && math.Abs(x.Ratio-1) < 0.05 {
-			c = x
-		}
-	}
-	// The control reads exactly 1, its interval reaches 5%: the old rule
-	// (the interval's reach) said identical code read as far apart.
+	// The control reads exactly 1, its interval reaches twice as far as
+	// the ratio: the old rule (the interval's reach) said identical code
+	// read as far apart.
+	d := math.Abs(c.Ratio - 1)
 	r.AA.SamplesNS = slices.Clone(r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS)
-	r.AA.Ratio, r.AA.CILow, r.AA.CIHigh = 1, 0.95, 1.05
+	r.AA.Ratio, r.AA.CILow, r.AA.CIHigh = 1, 1-2*d, 1+2*d
 	key := c.A + "/" + c.B + "/" + c.Series
-	mustFail(t, r, bench.Sentence{Topic: bench.TopicComparison, Kind: bench.KindComparison, Claim: bench.ClaimDifferAsAA, Key: key,
-		Text: fmt.Sprintf("the live variants %s and %s differ: ..., but within the A/A floor of this run (about 5%%): identical code read as far apart", c.A, c.B)})
+	s := bench.Sentence{Topic: bench.TopicComparison, Kind: bench.KindComparison, Claim: bench.ClaimDifferAsAA, Key: key,
+		Text: fmt.Sprintf("the live variants %s and %s differ: ..., but within the A/A floor of this run (about %s): identical code read as far apart", c.A, c.B, bench.FormatPct(2*d))}
+	err := prose.Check(r, s)
+	if err == nil || !strings.Contains(err.Error(), "the A/A control read") {
+		t.Fatalf("the oracle of %s on %s: %v, want the A/A control's own ratio named", s.Claim, key, err)
+	}
+	t.Logf("caught: %v", err)
+	sentencesPass(t, r)
+}
+
+// "differ ... a difference this run resolves" for an interval that lies
+// within resolve/2 of 1, beside a headline of "no difference".
+func TestCounterDifferInsideTheBand(t *testing.T) {
+	var c bench.Comparison
+	r := pick(t, func(r *bench.Result) bool {
+		for _, x := range r.Comparisons {
+			if band := r.Protocol.Resolve / 2; x.Significant && x.CILow > 1-band && x.CIHigh < 1+band {
+				c = x
+				return true
+			}
+		}
+		return false
+	})
+	mustFail(t, r, bench.Sentence{Topic: bench.TopicComparison, Kind: bench.KindComparison, Claim: bench.ClaimDiffer, Key: c.A + "/" + c.B + "/" + c.Series,
+		Text: "the live variants " + c.A + " and " + c.B + " differ: ..., a difference this run resolves"})
 	sentencesPass(t, r)
 }
 

@@ -41,6 +41,8 @@ var oracles = map[string]Oracle{
 	bench.ClaimDifferBeyondAA:   differBeyondAA,
 	bench.ClaimDifferWithinAA:   differWithinAA,
 	bench.ClaimDifferAsAA:       differAsAA,
+	bench.ClaimWithinBand:       withinResolve,
+	bench.ClaimSizeUnknown:      sizeUnknown,
 	bench.ClaimFamily:           family,
 	bench.ClaimNoDifference:     noDifference,
 	bench.ClaimAutocorr:         autocorr,
@@ -171,12 +173,12 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 		band := r.Protocol.Resolve / 2
 		var want string
 		switch {
-		case e.CILow > 1+band:
-			want = bench.VerdictSlower
-		case e.CIHigh < 1-band:
-			want = bench.VerdictFaster
-		case e.CILow >= 1-band && e.CIHigh <= 1+band:
+		case e.CILow > 1-band && e.CIHigh < 1+band:
 			want = bench.VerdictNoDifference
+		case e.CILow >= 1+band:
+			want = bench.VerdictSlower
+		case e.CIHigh <= 1-band:
+			want = bench.VerdictFaster
 		default:
 			want = bench.VerdictUndefined
 		}
@@ -233,9 +235,9 @@ func comparisonOf(r *bench.Result, s bench.Sentence) (*bench.Comparison, float64
 	return nil, 0, fail("no comparison %q", s.Key)
 }
 
-// differ: the comparison resolved a difference: its adjusted p is below
-// alpha and its interval excludes 1.
-func differ(r *bench.Result, s bench.Sentence) error {
+// resolved: the comparison's test resolved a difference: its adjusted p is
+// below alpha and its interval excludes 1.
+func resolved(r *bench.Result, s bench.Sentence) error {
 	c, _, err := comparisonOf(r, s)
 	if err != nil {
 		return err
@@ -245,6 +247,51 @@ func differ(r *bench.Result, s bench.Sentence) error {
 	}
 	if bounded(c.CILow, c.CIHigh) && c.CILow <= 1 && c.CIHigh >= 1 {
 		return fail("%s: says differ, interval [%g, %g] holds 1", s.Key, c.CILow, c.CIHigh)
+	}
+	return nil
+}
+
+// resolve is the run's resolve= (2% in results before it was recorded).
+func resolve(r *bench.Result) float64 {
+	if r.Protocol.Resolve > 0 {
+		return r.Protocol.Resolve
+	}
+	return 0.02
+}
+
+// differ: a resolved difference whose whole interval lies beyond resolve/2
+// of 1 (docs/verdicts.md: "a difference counts only beyond the band").
+func differ(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	c, _, _ := comparisonOf(r, s)
+	if band := resolve(r) / 2; !(c.CILow >= 1+band || (c.CIHigh > 0 && c.CIHigh <= 1-band)) {
+		return fail("%s: says differ, its interval [%g, %g] reaches within ±%g of 1", s.Key, c.CILow, c.CIHigh, band)
+	}
+	return nil
+}
+
+// withinResolve: resolved, with the whole interval within resolve/2 of 1.
+func withinResolve(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	c, _, _ := comparisonOf(r, s)
+	if band := resolve(r) / 2; !(c.CILow > 1-band && c.CIHigh < 1+band) {
+		return fail("%s: says smaller than resolve, its interval [%g, %g] reaches past ±%g", s.Key, c.CILow, c.CIHigh, band)
+	}
+	return nil
+}
+
+// sizeUnknown: resolved, with the interval across an edge of the band.
+func sizeUnknown(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	if differ(r, s) == nil || withinResolve(r, s) == nil {
+		c, _, _ := comparisonOf(r, s)
+		return fail("%s: says its size against resolve is unknown, its interval [%g, %g] does not cross ±%g", s.Key, c.CILow, c.CIHigh, resolve(r)/2)
 	}
 	return nil
 }

@@ -16,6 +16,8 @@ const (
 	ClaimDifferBeyondAA   = "comparison.differ.beyond_aa"
 	ClaimDifferWithinAA   = "comparison.differ.within_aa"
 	ClaimDifferAsAA       = "comparison.differ.as_aa"
+	ClaimWithinBand       = "comparison.within_resolve"
+	ClaimSizeUnknown      = "comparison.size_unknown"
 	ClaimFamily           = "comparison.family"
 	ClaimNoDifference     = "comparison.none"
 	ClaimAutocorr         = "autocorrelation"
@@ -57,7 +59,7 @@ const (
 
 // Claims lists every claim a generator here names.
 var Claims = []string{
-	ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+	ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
 }
 
 // said is one sentence with its claim and the key that names what it is

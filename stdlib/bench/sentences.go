@@ -135,7 +135,10 @@ func deadSentences(f *facts) []Sentence {
 
 // comparisonSentences say what the comparisons between live variants
 // measured. The comparison's own significant field is the only source of
-// "differ" and "no difference".
+// "differ" and "no difference"; a difference it resolves is weighed against
+// resolve= as the headline's Verdict weighs it: one whose interval lies
+// within resolve/2 of 1 is smaller than the run was asked to resolve, one
+// whose interval reaches across that band's edge has a size not known yet.
 func comparisonSentences(f *facts) []Sentence {
 	var out []Sentence
 	for _, c := range f.r.Comparisons {
@@ -147,7 +150,17 @@ func comparisonSentences(f *facts) []Sentence {
 			pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
 		var text string
 		claim := ClaimNoDifference
-		if c.Significant {
+		band := resolveOf(f.r) / 2
+		switch v := Verdict(c.Significant, c.CILow, c.CIHigh, resolveOf(f.r)); {
+		case c.Significant && v == VerdictNoDifference:
+			claim = ClaimWithinBand
+			text = fmt.Sprintf("the live variants %s and %s differ by less than this run was asked to resolve: %s; the interval excludes 1 but lies within ±%s of it (resolve=%s)",
+				c.A, c.B, measured, percent(band), percent(2*band))
+		case c.Significant && v == VerdictUndefined:
+			claim = ClaimSizeUnknown
+			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves, but its interval reaches within ±%s of 1, so whether it is as large as resolve=%s asks is not known yet",
+				c.A, c.B, measured, percent(band), percent(2*band))
+		case c.Significant:
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)
 			claim = ClaimDiffer
 			if f.floor > 0 {
@@ -165,12 +178,12 @@ func comparisonSentences(f *facts) []Sentence {
 					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): the A/A control's interval does not exclude identical code reading this far apart", FormatPct(f.floor))
 				}
 			}
-		} else if alpha := f.r.Protocol.Alpha; c.Undefined == "" && c.PValue < alpha && c.PAdjusted >= alpha {
+		case c.Undefined == "" && c.PValue < f.r.Protocol.Alpha && c.PAdjusted >= f.r.Protocol.Alpha:
 			// Alone it would count; the family's adjustment is what stops it.
 			claim = ClaimFamily
 			text = fmt.Sprintf("the live variants %s and %s are not told apart once this run's %d comparisons are counted (%s): its interval and p, for this comparison alone, exclude no difference at 95%%, but Holm's adjusted p does not",
 				c.A, c.B, len(f.r.Comparisons), measured)
-		} else {
+		default:
 			// The A/A floor is said once, in the resolution paragraph.
 			text = fmt.Sprintf("the live variants %s and %s show no difference this run can resolve (%s)", c.A, c.B, measured)
 		}

@@ -72,6 +72,8 @@ func init() {
 		"ClaimRerun":            reflect.ValueOf(constant.MakeFromLiteral("\"spread.rerun\"", token.STRING, 0)),
 		"ClaimSetupAllocated":   reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.setup_allocated\"", token.STRING, 0)),
 		"ClaimSetupPartial":     reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.setup_partial\"", token.STRING, 0)),
+		"ClaimSizeUnknown":      reflect.ValueOf(constant.MakeFromLiteral("\"comparison.size_unknown\"", token.STRING, 0)),
+		"ClaimWithinBand":       reflect.ValueOf(constant.MakeFromLiteral("\"comparison.within_resolve\"", token.STRING, 0)),
 		"ClaimZeroPage":         reflect.ValueOf(constant.MakeFromLiteral("\"first_touch.zero_page\"", token.STRING, 0)),
 		"Claims":                reflect.ValueOf(&bench.Claims).Elem(),
 		"ClockReads":            reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
