@@ -300,7 +300,10 @@ func differBeyondAA(r *bench.Result, s bench.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
-	_, ratio, _ := comparisonOf(r, s)
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
 	if reach := aaReach(r); math.Abs(ratio-1) <= reach {
 		return fail("%s: says beyond the A/A floor, but |%g-1| <= %g", s.Key, ratio, reach)
 	}
@@ -313,7 +316,10 @@ func differAsAA(r *bench.Result, s bench.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
-	_, ratio, _ := comparisonOf(r, s)
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
 	if aa := aaRatio(r); math.Abs(ratio-1) > math.Abs(aa-1) {
 		return fail("%s: says identical code read as far apart, but the A/A control read %g against %g", s.Key, aa, ratio)
 	}
@@ -325,7 +331,10 @@ func differWithinAA(r *bench.Result, s bench.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
-	_, ratio, _ := comparisonOf(r, s)
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
 	if reach := aaReach(r); math.Abs(ratio-1) > reach {
 		return fail("%s: says within the A/A floor, but |%g-1| > %g", s.Key, ratio, reach)
 	}

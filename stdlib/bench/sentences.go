@@ -163,7 +163,7 @@ func comparisonSentences(f *facts) []Sentence {
 		case c.Significant:
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)
 			claim = ClaimDiffer
-			if f.floor > 0 {
+			if f.floor > 0 && c.Series == "interleaved" {
 				// The A/A control's own ratio of medians, not its
 				// interval's reach, is how far apart identical code read.
 				switch d := math.Abs(c.Ratio - 1); {
@@ -353,7 +353,7 @@ func resolutionSentences(f *facts) []Sentence {
 	}
 	switch aa := f.r.AA; {
 	case f.floor > 0:
-		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so in this run a ratio of medians within about %s of 1 is no farther apart than identical code can read, whatever the code",
+		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so in the interleaved series of this run a ratio of medians within about %s of 1 is no farther apart than identical code can read, whatever the code (the fresh and cold series have no such control)",
 			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), FormatPct(f.floor))
 		out = append(out, said(ClaimAAFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	case aa.Variant != "" && aa.Ratio > 0:
