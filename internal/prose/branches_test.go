@@ -1,6 +1,7 @@
 package prose_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/prose"
@@ -54,6 +55,30 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 				}
 			}
 		}, bench.ClaimLayoutMore, bench.ClaimLayoutChance},
+		{"a difference of a size not known", func(r *bench.Result) bool { return claimed(r, bench.ClaimDifferBeyondAA) != nil }, func(r *bench.Result) {
+			for i := range r.Comparisons {
+				if c := &r.Comparisons[i]; c.Significant && c.CILow > 1 {
+					c.CILow = 1 + r.Protocol.Resolve/4 // across the band's upper edge
+				}
+			}
+		}, bench.ClaimSizeUnknown, bench.ClaimDiffer},
+		{"within the A/A interval's reach", func(r *bench.Result) bool {
+			for _, s := range bench.Sentences(r) {
+				if s.Claim != bench.ClaimDiffer && s.Claim != bench.ClaimDifferBeyondAA {
+					continue
+				}
+				for _, c := range r.Comparisons {
+					if c.A+"/"+c.B+"/"+c.Series == s.Key && c.Series == "interleaved" && c.Ratio > 1.05 && c.Ratio < 1.999 && math.Abs(r.AA.Ratio-1) < 0.05 {
+						return true
+					}
+				}
+			}
+			return false
+		}, func(r *bench.Result) {
+			// An A/A interval of [0.5, 2] (4x, the widest that sets a
+			// floor) reaches past the ratio; the control's own ratio does not.
+			r.AA.CILow, r.AA.CIHigh = 0.5, 2
+		}, bench.ClaimDifferWithinAA, bench.ClaimDifferAsAA},
 		{"the baseline left out", func(r *bench.Result) bool { return r.Baseline != nil }, func(r *bench.Result) {
 			r.Baseline, r.BaselineDropped = nil, "the previous build failed to run"
 		}, bench.ClaimBaselineDropped, bench.ClaimBaselineMethod},
