@@ -49,7 +49,7 @@ const (
 )
 
 // Topics lists the topics in the order Sentences writes them.
-var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison, TopicAutocorr,
+var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison,
 	TopicPlausibility, TopicCounts, TopicLatency, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicClock, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
@@ -67,9 +67,14 @@ const (
 	// ClockReads is how many clock reads a median may last before it no
 	// longer times only the clock.
 	ClockReads = 2
-	// AutocorrLimit is the lag-1 autocorrelation (after small-sample
-	// correction) of the rounds from which a result says they are not
-	// independent: at 0.3 the variance of a mean of them is nearly doubled.
+	// AAWidest is the widest A/A interval (high over low) that sets a
+	// floor: one wider says identical code may read anything from about 1
+	// to several times apart (real runs under load gave [0.990, 22.4],
+	// a "floor" of 2140%), which bounds nothing.
+	AAWidest = 4.0
+	// AutocorrLimit was the lag-1 autocorrelation from which a result said
+	// its rounds were not independent; no sentence says it now
+	// (sentences_baseline.go says why). Kept for glue code that reads it.
 	AutocorrLimit = 0.3
 )
 
@@ -81,6 +86,11 @@ type Sentence struct {
 	Kind    string // the finding kind; "" for a sentence only the commentary shows
 	Variant string // "" when it is about the whole run
 	Text    string // lower-case start unless it starts with a variant name, no final period
+	// Claim names what the sentence asserts (the Claim* constants), the
+	// predicate internal/prose checks it by; Key what it is about when
+	// Variant does not say (a comparison "a/b/series", a series name).
+	Claim string
+	Key   string
 }
 
 // TextVersion numbers the wording of everything benchbook writes from a
@@ -117,7 +127,7 @@ func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
-		comparisonSentences, autocorrSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
+		comparisonSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
 		clockSentences, spreadSentences, batchSentences, loadSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}
@@ -130,8 +140,8 @@ type facts struct {
 	// ref is the live variant the other sentences measure against; nil when
 	// no variant is live.
 	ref *Variant
-	// floor is the A/A control's reach: the larger distance of its interval
-	// from 1, as a fraction; 0 when the run has no A/A control.
+	// floor is the A/A control's reach (aaFloor), as a fraction; 0 when
+	// the run has no A/A control.
 	floor float64
 	// mhz is the clock the run saw, estimated when no cpufreq reading exists.
 	mhz       float64
@@ -167,13 +177,15 @@ func referenceVariant(r *Result) string {
 	return ""
 }
 
-// aaFloor is how far from 1 the A/A control's interval reaches: a ratio of
-// medians closer to 1 than that cannot be told from identical code.
+// aaFloor is how far from 1 identical code reads in this run: the farther
+// of the A/A control's interval ends and its own ratio of medians (which
+// may lie outside the interval of the typical ratio; with the interval
+// alone, the control's own ratio lay outside its "floor" in real runs).
 func aaFloor(aa AA) float64 {
-	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) {
+	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) || aa.CIHigh > AAWidest*aa.CILow {
 		return 0
 	}
-	return math.Max(aa.CIHigh-1, 1-aa.CILow)
+	return math.Max(math.Abs(aa.Ratio-1), math.Max(aa.CIHigh-1, 1-aa.CILow))
 }
 
 // busyProcesses are the other processes that used at least BusyProcessPct

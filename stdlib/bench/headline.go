@@ -257,8 +257,12 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 	if !Bounded(c.CILow, c.CIHigh) {
 		return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how)}
 	}
-	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s holds 1 but reaches past ±%s; take more reps (%s, %s)",
-		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how)}
+	what := "holds 1 but reaches past"
+	if c.CILow > 1 || c.CIHigh < 1 { // a difference, of a size not known against the band
+		what = "excludes 1 but reaches across"
+	}
+	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s %s ±%s; take more reps (%s, %s)",
+		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), what, percent(res/2), med, how)}
 }
 
 // resolveOf is the width below which an interval holding 1 is "no

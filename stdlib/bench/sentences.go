@@ -64,11 +64,11 @@ func partialSentences(f *facts) []Sentence {
 			}
 		}
 	}
-	return one(TopicPartial, KindPartial, "", fmt.Sprintf("the run did not finish (%s): the %d samples measured before it stopped are kept, and every figure is computed from them alone", r.Error, n))
+	return said(ClaimPartial, "", TopicPartial, KindPartial, "", fmt.Sprintf("the run did not finish (%s): the %d samples measured before it stopped are kept, and every figure is computed from them alone", r.Error, n))
 }
 
 func predictionSentences(f *facts) []Sentence {
-	return one(TopicPrediction, KindPrediction, "", PredictionText(f.r))
+	return said(ClaimPrediction, "", TopicPrediction, KindPrediction, "", PredictionText(f.r))
 }
 
 // PredictionText says whether the prediction written before the run held,
@@ -128,14 +128,17 @@ func deadSentences(f *facts) []Sentence {
 		if c := f.r.Conditions.Clock.ReadCostNS; ok && c > 0 && v.Dead {
 			text += fmt.Sprintf("; one clock read costs %s here: the two reads around an empty region are all it times", FormatNS(c))
 		}
-		out = append(out, one(TopicDeadCode, KindDeadCode, v.Name, text)...)
+		out = append(out, said(ClaimDead, "", TopicDeadCode, KindDeadCode, v.Name, text)...)
 	}
 	return out
 }
 
 // comparisonSentences say what the comparisons between live variants
 // measured. The comparison's own significant field is the only source of
-// "differ" and "no difference".
+// "differ" and "no difference"; a difference it resolves is weighed against
+// resolve= as the headline's Verdict weighs it: one whose interval lies
+// within resolve/2 of 1 is smaller than the run was asked to resolve, one
+// whose interval reaches across that band's edge has a size not known yet.
 func comparisonSentences(f *facts) []Sentence {
 	var out []Sentence
 	for _, c := range f.r.Comparisons {
@@ -146,24 +149,45 @@ func comparisonSentences(f *facts) []Sentence {
 		measured := fmt.Sprintf("%s, %s in the %s series", EstimateText(c.A+"/"+c.B, c.Ratio, c.Shift, c.CILow, c.CIHigh, c.Undefined),
 			pText(c.PValue, c.Stat, len(f.r.Comparisons)), seriesLabel(c.Series))
 		var text string
-		if c.Significant {
+		claim := ClaimNoDifference
+		band := resolveOf(f.r) / 2
+		switch v := Verdict(c.Significant, c.CILow, c.CIHigh, resolveOf(f.r)); {
+		case c.Significant && v == VerdictNoDifference:
+			claim = ClaimWithinBand
+			text = fmt.Sprintf("the live variants %s and %s differ by less than this run was asked to resolve: %s; the interval excludes 1 but lies within ±%s of it (resolve=%s)",
+				c.A, c.B, measured, percent(band), percent(2*band))
+		case c.Significant && v == VerdictUndefined:
+			claim = ClaimSizeUnknown
+			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves, but its interval reaches within ±%s of 1, so whether it is as large as resolve=%s asks is not known yet",
+				c.A, c.B, measured, percent(band), percent(2*band))
+		case c.Significant:
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves", c.A, c.B, measured)
-			if f.floor > 0 {
-				if math.Abs(c.Ratio-1) > f.floor {
+			claim = ClaimDiffer
+			if f.floor > 0 && c.Series == "interleaved" {
+				// The A/A control's own ratio of medians, not its
+				// interval's reach, is how far apart identical code read.
+				switch d := math.Abs(c.Ratio - 1); {
+				case d > f.floor:
+					claim = ClaimDifferBeyondAA
 					text += fmt.Sprintf(", beyond the A/A floor of this run (about %s)", FormatPct(f.floor))
-				} else {
-					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): identical code read as far apart", FormatPct(f.floor))
+				case d <= math.Abs(f.r.AA.Ratio-1):
+					claim = ClaimDifferAsAA
+					text += fmt.Sprintf(", but identical code read as far apart in this run (the A/A control's ratio of medians is %s)", FormatRatio(f.r.AA.Ratio))
+				default:
+					claim = ClaimDifferWithinAA
+					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): the A/A control's interval does not exclude identical code reading this far apart", FormatPct(f.floor))
 				}
 			}
-		} else if alpha := f.r.Protocol.Alpha; c.Undefined == "" && c.PValue < alpha && c.PAdjusted >= alpha {
+		case c.Undefined == "" && c.PValue < f.r.Protocol.Alpha && c.PAdjusted >= f.r.Protocol.Alpha:
 			// Alone it would count; the family's adjustment is what stops it.
+			claim = ClaimFamily
 			text = fmt.Sprintf("the live variants %s and %s are not told apart once this run's %d comparisons are counted (%s): its interval and p, for this comparison alone, exclude no difference at 95%%, but Holm's adjusted p does not",
 				c.A, c.B, len(f.r.Comparisons), measured)
-		} else {
+		default:
 			// The A/A floor is said once, in the resolution paragraph.
 			text = fmt.Sprintf("the live variants %s and %s show no difference this run can resolve (%s)", c.A, c.B, measured)
 		}
-		out = append(out, one(TopicComparison, KindComparison, "", text)...)
+		out = append(out, said(claim, c.A+"/"+c.B+"/"+c.Series, TopicComparison, KindComparison, "", text)...)
 	}
 	return out
 }
@@ -211,19 +235,19 @@ func plausibilitySentences(f *facts) []Sentence {
 			if per != "" {
 				why = append(why, per)
 			}
-			out = append(out, one(TopicPlausibility, KindImplausible, v.Name, v.Name+" is faster than this machine allows for the work: "+strings.Join(why, "; "))...)
+			out = append(out, said(ClaimImplausible, "", TopicPlausibility, KindImplausible, v.Name, v.Name+" is faster than this machine allows for the work: "+strings.Join(why, "; "))...)
 		case cycles < 1:
 			// Not a verdict: a scalar loop with two independent chains
 			// does one element a cycle when its add takes two cycles, and
 			// a superscalar core runs several chains at once.
-			out = append(out, one(TopicPlausibility, "", v.Name, v.Name+": "+per+": under one cycle per element, more than one element is in flight at once (independent chains or vector instructions: the assembly shows which, and whether the work is all there)")...)
+			out = append(out, said(ClaimParallel, "", TopicPlausibility, "", v.Name, v.Name+": "+per+": under one cycle per element, more than one element is in flight at once (independent chains or vector instructions: the assembly shows which, and whether the work is all there)")...)
 		case per != "":
-			out = append(out, one(TopicPlausibility, "", v.Name, v.Name+": "+per)...)
+			out = append(out, said(ClaimPerElement, "", TopicPlausibility, "", v.Name, v.Name+": "+per)...)
 		}
 	}
 	if f.r.Protocol.Elements == nil && f.ref != nil {
 		if m, ok := median(f.ref.Series.Interleaved); ok {
-			out = append(out, one(TopicPlausibility, "", f.ref.Name, fmt.Sprintf("%s takes %s per pass; give elements= (the work per pass) to see the time and cycles per element and whether that is possible on this machine", f.ref.Name, FormatNS(m)))...)
+			out = append(out, said(ClaimNoElements, "", TopicPlausibility, "", f.ref.Name, fmt.Sprintf("%s takes %s per pass; give elements= (the work per pass) to see the time and cycles per element and whether that is possible on this machine", f.ref.Name, FormatNS(m)))...)
 		}
 	}
 	return out
@@ -256,14 +280,15 @@ func firstTouchSentences(f *facts) []Sentence {
 		if faults > 0 && c.Summary.Median > warm {
 			text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", FormatNS((c.Summary.Median-warm)/faults))
 		}
-		text += setupText(c, faults)
+		setup, claim := setupText(c, faults)
+		text += setup
 		if c.InProcessColdNS != nil {
 			x := *c.InProcessColdNS
 			text += fmt.Sprintf(". The in-process run has one number for it, %s: %s of the cold median and %s of the cold minimum; the fresh processes spread from %s to %s (cv %s, max/min %s), and one number cannot say where in that span it fell",
 				FormatNS(x), FormatRatio(x/c.Summary.Median), FormatRatio(x/c.Summary.Min), FormatNS(c.Summary.Min), FormatNS(c.Summary.Max),
 				cvText(c.Summary.CVPct), maxOverMin(c.Summary))
 		}
-		out = append(out, one(TopicFirstTouch, KindFirstTouch, v.Name, text)...)
+		out = append(out, said(claim, "", TopicFirstTouch, KindFirstTouch, v.Name, text)...)
 	}
 	return out
 }
@@ -276,9 +301,9 @@ const FaultFloor = 16
 // setupText says what setup, the first writes, cost and what that tells
 // about the cold pass's faults: zero-page reads (setup faults again when
 // it writes), allocation by the reads themselves (setup does not), or none.
-func setupText(c *Cold, coldFaults float64) string {
+func setupText(c *Cold, coldFaults float64) (string, string) {
 	if len(c.SetupNS) == 0 {
-		return ""
+		return "", ClaimFirstTouch
 	}
 	sf := make([]float64, len(c.SetupMinFlt))
 	for i, x := range c.SetupMinFlt {
@@ -286,19 +311,25 @@ func setupText(c *Cold, coldFaults float64) string {
 	}
 	setupFaults, setupNS := stats.Median(sf), stats.Median(c.SetupNS)
 	text := fmt.Sprintf(". Setup, the program's first writes, took a median of %s with %.0f minor page faults", FormatNS(setupNS), setupFaults)
+	var claim string
 	switch {
 	case c.After == "setup" && coldFaults < FaultFloor:
+		claim = ClaimSetupAllocated
 		text += ": its faults allocated the pages, so the cold pass after it pays for empty caches, not for the OS mapping memory"
 	case c.After == "setup":
+		claim = ClaimSetupPartial
 		text += fmt.Sprintf("; the cold pass after it still took %.0f faults, so setup did not touch all the memory the pass reads", coldFaults)
 	case coldFaults < FaultFloor:
+		claim = ClaimMappedBefore
 		text += "; the cold pass took almost no faults: its memory was mapped before it ran"
 	case setupFaults >= coldFaults/2:
+		claim = ClaimZeroPage
 		text += fmt.Sprintf(": the cold pass's %.0f faults were reads of pages never written, which the OS served from its shared zero page, and the real pages were allocated only by setup's writes; the cold pass measures zero-page reads, not a first use of real data (cold=after-setup measures that)", coldFaults)
 	default:
+		claim = ClaimReadsAllocate
 		text += fmt.Sprintf(": after the cold pass's %.0f faults the pages were already there for setup's writes, so on this OS the reads themselves allocated them and the cold pass is the first touch of this memory", coldFaults)
 	}
-	return text
+	return text, claim
 }
 
 // resolutionSentences say what one run per side can and cannot resolve:
@@ -318,17 +349,21 @@ func resolutionSentences(f *facts) []Sentence {
 		text := fmt.Sprintf("in the %s series of %s, %s of the %d pairs of single passes differ by more than 2%%, %s by more than 5%% and %s by more than 10%%; %s of pairs differ by at most %s, so one run per side cannot resolve a smaller difference",
 			seriesLabel(name), f.ref.Name, FormatPct(sum.PairsOver2Pct), sum.N*(sum.N-1)/2, FormatPct(sum.PairsOver5Pct), FormatPct(sum.PairsOver10Pct),
 			FormatPct(PairQuantile), FormatPct(PairDifference(s.SamplesNS, PairQuantile)))
-		out = append(out, one(TopicResolution, KindResolution, f.ref.Name, text)...)
+		out = append(out, said(ClaimPairs, name, TopicResolution, KindResolution, f.ref.Name, text)...)
 	}
 	switch aa := f.r.AA; {
 	case f.floor > 0:
-		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so a ratio of medians closer to 1 than about %s cannot be told from no difference in this run, whatever the code",
+		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so in the interleaved series of this run a ratio of medians within about %s of 1 is no farther apart than identical code can read, whatever the code (the fresh and cold series have no such control)",
 			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), FormatPct(f.floor))
-		out = append(out, one(TopicResolution, KindResolution, aa.Variant, text)...)
+		out = append(out, said(ClaimAAFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	case aa.Variant != "" && aa.Ratio > 0:
+		why := intervalText(aa.CILow, aa.CIHigh, aa.Undefined)
+		if Bounded(aa.CILow, aa.CIHigh) {
+			why = fmt.Sprintf("95%% interval %s, wider than %gx", FormatInterval(aa.CILow, aa.CIHigh), AAWidest)
+		}
 		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, with %s, so this run sets no floor under what it can resolve",
-			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined))
-		out = append(out, one(TopicResolution, KindResolution, aa.Variant, text)...)
+			aa.Variant, FormatRatio(aa.Ratio), why)
+		out = append(out, said(ClaimAANoFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	}
 	return out
 }
@@ -338,7 +373,7 @@ func gapsSentences(f *facts) []Sentence {
 	if f.ref != nil {
 		ref = f.ref.Name
 	}
-	return one(TopicGaps, KindGaps, "", GapsText(f.r, ref))
+	return said(ClaimGaps, "", TopicGaps, KindGaps, "", GapsText(f.r, ref))
 }
 
 // GapsText says how often the thread did not run while the harness read the
@@ -381,7 +416,7 @@ func spreadSentences(f *facts) []Sentence {
 				worst, worstName = s.Summary.CVPct, v.Name+" "+seriesLabel(name)
 			}
 			if s.Summary.CVPct > SpreadLimit {
-				out = append(out, one(TopicSpread, KindSpread, v.Name, fmt.Sprintf("%s, %s series: cv %s (above %g%%), max/min %s: this series is too noisy to compare variants with",
+				out = append(out, said(ClaimNoisy, name, TopicSpread, KindSpread, v.Name, fmt.Sprintf("%s, %s series: cv %s (above %g%%), max/min %s: its single passes spread too widely for one pass per side to compare variants",
 					v.Name, seriesLabel(name), cvText(s.Summary.CVPct), SpreadLimit, maxOverMin(s.Summary)))...)
 			}
 		}
@@ -389,10 +424,10 @@ func spreadSentences(f *facts) []Sentence {
 	switch {
 	case worstName == "":
 	case len(out) == 0:
-		out = one(TopicSpread, "", "", fmt.Sprintf("every series of a live variant has a cv of at most %s (%s), under the %g%% limit: the repetitions agree well enough to compare variants",
+		out = said(ClaimQuiet, "", TopicSpread, "", "", fmt.Sprintf("every series of a live variant has a cv of at most %s (%s), under the %g%% limit: the repetitions agree well enough to compare variants",
 			cvText(worst), worstName, SpreadLimit))
 	default:
-		out = append(out, one(TopicSpread, "", "", "rerun when the machine is quieter, pinned, or with more passes")...)
+		out = append(out, said(ClaimRerun, "", TopicSpread, "", "", "rerun when the machine is quieter, pinned, or with more passes")...)
 	}
 	return out
 }
@@ -404,7 +439,7 @@ func batchSentences(f *facts) []Sentence {
 		clock := f.r.Conditions.Clock
 		if v.Batch <= 1 {
 			if v.BatchAuto > 1 {
-				out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed pass by pass, as batch=1 asked, though the calibration would have timed it in batches of %d: "+
+				out = append(out, said(ClaimBatchForced, "", TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed pass by pass, as batch=1 asked, though the calibration would have timed it in batches of %d: "+
 					"one pass is shorter than %d clock reads (%s each), so each sample includes the clock reads around it and is rounded to the clock's step (%s)%s",
 					v.Name, v.BatchAuto, f.r.Protocol.ReadsPerPass, FormatNS(clock.ReadCostNS), FormatNS(clock.ResolutionNS), readsText(v, clock.ReadCostNS)))...)
 			}
@@ -414,7 +449,7 @@ func batchSentences(f *facts) []Sentence {
 		if v.BatchAuto > 0 {
 			asked = fmt.Sprintf(" (batch=%d; the calibration would have chosen %d)", v.Batch, v.BatchAuto)
 		}
-		out = append(out, one(TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes"+asked+": one pass is shorter than %d clock reads (%s each), "+
+		out = append(out, said(ClaimBatched, "", TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes"+asked+": one pass is shorter than %d clock reads (%s each), "+
 			"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
 			"which hides the single slow pass that per-pass timing would show; the spread of batch means is not the spread of passes, so "+
 			"no sentence here reads pair shares of it as what one run resolves", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch)+batchAsmText(v))...)
@@ -453,7 +488,7 @@ func loadSentences(f *facts) []Sentence {
 	if n := r.Conditions.Machine.LogicalCPUs; n > 0 {
 		text += fmt.Sprintf(", on %d CPUs", n)
 	}
-	kind := KindLoad
+	kind, claim := KindLoad, ClaimLoadForced
 	switch {
 	case r.Protocol.Load > 0:
 		text += "; the run itself started " + plural(r.Protocol.Load, "busy thread")
@@ -465,12 +500,13 @@ func loadSentences(f *facts) []Sentence {
 		}
 		text += " for its whole duration, on purpose: the spreads include that load"
 	case f.loaded:
+		claim = ClaimLoadHigh
 		text += fmt.Sprintf(". Above %g, other work shares the machine, and a run measures that work as well as the code: the spreads include it; compare against a run at a load below %g", LoadLimit, LoadLimit)
 	default:
-		kind = ""
+		kind, claim = "", ClaimLoadLow
 		text += fmt.Sprintf(". Below %g, little else ran, so the spreads are the code and the machine", LoadLimit)
 	}
-	out := one(TopicLoad, kind, "", text)
+	out := said(claim, "", TopicLoad, kind, "", text)
 	d := r.Conditions.During
 	if d == nil {
 		return out
@@ -490,12 +526,12 @@ func loadSentences(f *facts) []Sentence {
 	if len(parts) > 0 {
 		text += ", " + strings.Join(parts, ", ")
 	}
-	kind = ""
+	kind, claim = "", ClaimDuring
 	if len(procs) > 0 {
-		kind = KindLoad
+		kind, claim = KindLoad, ClaimDuringBusy
 		text += fmt.Sprintf("; besides the benchmark, the processes that used %g%% of a CPU or more: %s", BusyProcessPct, strings.Join(procs, ", "))
 	}
-	return append(out, one(TopicLoad, kind, "", text)...)
+	return append(out, said(claim, "", TopicLoad, kind, "", text)...)
 }
 
 func intsText(x []int) string {
@@ -516,13 +552,17 @@ func checksumSentences(f *facts) []Sentence {
 		}
 		want := c.Want * float64(c.Passes)
 		var text string
+		claim := ClaimChecksumOK
+		if !c.OK {
+			claim = ClaimChecksumMismatch
+		}
 		if c.OK {
 			text = fmt.Sprintf("checksum %s over %d passes, expected %s (%s per pass): ok", g(c.Got), c.Passes, g(want), g(c.Want))
 		} else {
 			text = fmt.Sprintf("checksum MISMATCH: got %s over %d passes, expected %s (%s per pass): the variant does not compute what it claims",
 				g(c.Got), c.Passes, g(want), g(c.Want))
 		}
-		out = append(out, one(TopicChecksum, KindChecksum, v.Name, text)...)
+		out = append(out, said(claim, "", TopicChecksum, KindChecksum, v.Name, text)...)
 	}
 	return out
 }

@@ -201,11 +201,15 @@ func clockSentences(f *facts) []Sentence {
 	if m.Moved() && f.loaded {
 		text += fmt.Sprintf("; the load average was above %g, and an estimate is the adds the process's thread completed per nanosecond, so a low one may be time the thread did not run (the CPU shared) rather than a lower clock: either way its passes got fewer cycles", LoadLimit)
 	}
-	out := one(TopicClock, clockKind(m), "", text)
+	claim := ClaimClockStill
+	if m.Moved() {
+		claim = ClaimClockMoved
+	}
+	out := said(claim, "", TopicClock, clockKind(m), "", text)
 	for i := range f.r.Variants {
 		v := &f.r.Variants[i]
 		if live(v) {
-			out = append(out, one(TopicClock, "", v.Name, clockVariantText(v))...)
+			out = append(out, said(ClaimClockVariant, "", TopicClock, "", v.Name, clockVariantText(v))...)
 		}
 	}
 	return out

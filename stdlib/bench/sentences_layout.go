@@ -32,7 +32,7 @@ func layoutSentences(f *facts) []Sentence {
 	if !hasLayout(r) {
 		return nil
 	}
-	out = append(out, one(TopicLayout, "", "", where)...)
+	out = append(out, said(ClaimPlacement, "", TopicLayout, "", "", where)...)
 	if r.Protocol.Layouts < 2 {
 		return out
 	}
@@ -42,7 +42,8 @@ func layoutSentences(f *facts) []Sentence {
 		if !live(v) || s == nil || s.Layout == nil {
 			continue
 		}
-		out = append(out, one(TopicLayout, KindLayout, v.Name, layoutText(v.Name, s))...)
+		text, claim := layoutText(v.Name, s)
+		out = append(out, said(claim, "", TopicLayout, KindLayout, v.Name, text)...)
 	}
 	return out
 }
@@ -58,7 +59,7 @@ func hasLayout(r *Result) bool {
 
 // layoutText is the one-way analysis of one variant's fresh series by
 // layout, with the median of each layout.
-func layoutText(name string, s *Samples) string {
+func layoutText(name string, s *Samples) (text, claim string) {
 	k := 0
 	for _, id := range s.Layout.IDs {
 		k = max(k, id+1)
@@ -74,7 +75,7 @@ func layoutText(name string, s *Samples) string {
 	}
 	a, err := stats.OneWay(groups)
 	if err != nil {
-		return fmt.Sprintf("the fresh series of %s cannot be split by layout: %v", name, err)
+		return fmt.Sprintf("the fresh series of %s cannot be split by layout: %v", name, err), ClaimLayoutUnsplit
 	}
 	var meds []string
 	for id, g := range raw {
@@ -82,12 +83,13 @@ func layoutText(name string, s *Samples) string {
 			meds = append(meds, fmt.Sprintf("layout %d %s", id, FormatNS(stats.Median(g))))
 		}
 	}
-	verdict := "no more than chance would put there"
+	verdict, claim := "no more than chance would put there", ClaimLayoutChance
 	if a.P < LayoutAlpha {
+		claim = ClaimLayoutMore
 		verdict = "more than chance: the same code placed at another alignment runs at another speed, and a single build measures one draw of it"
 	}
 	return fmt.Sprintf("of the fresh spread of %s, %s lies between the %d code layouts (one-way analysis of log times, F = %.3g on %d and %d degrees of freedom, p = %.2g), %s; medians: %s",
-		name, FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", "))
+		name, FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", ")), claim
 }
 
 // countsSentences give what callgrind counted: instructions per pass of
@@ -116,7 +118,7 @@ func countsSentences(f *facts) []Sentence {
 				}
 			}
 		}
-		out = append(out, one(TopicCounts, KindCounts, v.Name, text)...)
+		out = append(out, said(ClaimCounts, "", TopicCounts, KindCounts, v.Name, text)...)
 	}
 	return out
 }

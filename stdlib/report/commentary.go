@@ -27,7 +27,6 @@ var paragraphs = []paragraph{
 	{bench.TopicBaseline, "Before / after, in one run.", ""},
 	{bench.TopicDeadCode, "Dead code.", "The compiler may delete work whose value nothing reads; the assembly above shows what each timed region holds."},
 	{bench.TopicComparison, "Live variants.", ""},
-	{bench.TopicAutocorr, "Rounds that are not independent.", ""},
 	{bench.TopicPlausibility, "Plausibility.", ""},
 	{bench.TopicCounts, "Instruction counts.", ""},
 	{bench.TopicLatency, "The worst operation.", "Each operation of a BENCH_OPS variant is timed on its own; the percentiles are over the operations of its in-process series."},

@@ -35,7 +35,7 @@ func TestCommentaryFollowsTheResult(t *testing.T) {
 	if !strings.Contains(cb, "Above 1") || !strings.Contains(ca, "Below 1") {
 		t.Error("the load paragraph does not follow the load averages")
 	}
-	if !strings.Contains(cb, "too noisy") || strings.Contains(ca, "too noisy") {
+	if !strings.Contains(cb, "spread too widely") || strings.Contains(ca, "spread too widely") {
 		t.Error("the spread paragraph does not follow the cv")
 	}
 	for _, want := range []string{bench.FormatNS(a.Summary("discarded", "interleaved").Median), bench.FormatNS(a.Summary("sink", "interleaved").Median),

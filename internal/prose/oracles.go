@@ -1,0 +1,1007 @@
+package prose
+
+import (
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// The levels and limits the claims are judged by: the protocol's own
+// (docs/verdicts.md, docs/protocol.md), restated here so that a change of a
+// threshold in the renderer alone shows up as a false sentence.
+const (
+	spreadLimit   = 5.0  // cv above which a series is noisy (seed 003)
+	loadLimit     = 1.0  // 1-minute load average above which other work ran
+	busyPct       = 5.0  // share of a CPU from which a process is named
+	clockReads    = 2.0  // a median within this many reads times the clock
+	faultFloor    = 16.0 // minor faults below which memory was mapped already
+	alpha         = 0.05
+	aaWidest      = 4.0 // an A/A interval wider than this (high/low) sets no floor
+	permutations  = 2000
+	freqLimitPct  = 3.0
+	freqNoise     = 2.0
+	aloneRatio    = 10.0
+	rateDrift     = 0.01
+	ratioAgree    = 1e-9
+	timerBoundish = 0.5
+)
+
+var oracles = map[string]Oracle{
+	bench.ClaimPartial:          partial,
+	bench.ClaimPrediction:       prediction,
+	bench.ClaimBaselineDropped:  baselineDropped,
+	bench.ClaimBaselineMethod:   baselineMethod,
+	bench.ClaimBaselineVerdict:  baselineVerdict,
+	bench.ClaimDead:             dead,
+	bench.ClaimDiffer:           differ,
+	bench.ClaimDifferBeyondAA:   differBeyondAA,
+	bench.ClaimDifferWithinAA:   differWithinAA,
+	bench.ClaimDifferAsAA:       differAsAA,
+	bench.ClaimWithinBand:       withinResolve,
+	bench.ClaimSizeUnknown:      sizeUnknown,
+	bench.ClaimFamily:           family,
+	bench.ClaimNoDifference:     noDifference,
+	bench.ClaimAutocorr:         autocorr,
+	bench.ClaimImplausible:      implausible,
+	bench.ClaimPerElement:       perElement,
+	bench.ClaimParallel:         parallel,
+	bench.ClaimNoElements:       noElements,
+	bench.ClaimCounts:           counts,
+	bench.ClaimFirstTouch:       firstTouch,
+	bench.ClaimZeroPage:         zeroPage,
+	bench.ClaimReadsAllocate:    readsAllocate,
+	bench.ClaimMappedBefore:     mappedBefore,
+	bench.ClaimSetupAllocated:   setupAllocated,
+	bench.ClaimSetupPartial:     setupPartial,
+	bench.ClaimPairs:            pairs,
+	bench.ClaimAAFloor:          aaFloor,
+	bench.ClaimAANoFloor:        aaNoFloor,
+	bench.ClaimPlacement:        placement,
+	bench.ClaimLayoutChance:     layoutChance,
+	bench.ClaimLayoutMore:       layoutMore,
+	bench.ClaimLayoutUnsplit:    layoutUnsplit,
+	bench.ClaimGaps:             gaps,
+	bench.ClaimClockMoved:       clockMoved,
+	bench.ClaimClockStill:       clockStill,
+	bench.ClaimClockVariant:     clockVariant,
+	bench.ClaimNoisy:            noisy,
+	bench.ClaimQuiet:            quiet,
+	bench.ClaimRerun:            rerun,
+	bench.ClaimBatchForced:      batchSingle,
+	bench.ClaimBatched:          batched,
+	bench.ClaimLoadForced:       loadForced,
+	bench.ClaimLoadHigh:         loadHigh,
+	bench.ClaimLoadLow:          loadLow,
+	bench.ClaimDuring:           during,
+	bench.ClaimDuringBusy:       duringBusy,
+	bench.ClaimChecksumOK:       checksumOK,
+	bench.ClaimChecksumMismatch: checksumMismatch,
+	ClaimLatencyShared:          latencyShared,
+	ClaimLatencyWorst:           latencyWorst,
+	ClaimLatencyOverhead:        latencyOverhead,
+	ClaimLatencyAlone:           latencyAlone,
+	ClaimLatencyRate:            latencyRate,
+	ClaimLatencyAcross:          latencyAcross,
+}
+
+func partial(r *bench.Result, _ bench.Sentence) error {
+	if !r.Partial {
+		return fail("the run is not partial")
+	}
+	return nil
+}
+
+// prediction: the observed ratio is the ratio of the interleaved medians,
+// and held says whether it meets the bound.
+func prediction(r *bench.Result, _ bench.Sentence) error {
+	p := r.Prediction
+	if p == nil {
+		return fail("the result has no prediction")
+	}
+	obs := median(series(r, p.A, "interleaved")) / median(series(r, p.B, "interleaved"))
+	if p.Held == nil {
+		if !math.IsNaN(obs) && !math.IsInf(obs, 0) {
+			return fail("said it could not be judged, but %s/%s = %g", p.A, p.B, obs)
+		}
+		return nil
+	}
+	if !near(obs, *p.Observed, 1e-6) {
+		return fail("observed %g, recomputed %g", *p.Observed, obs)
+	}
+	var held bool
+	switch p.Op {
+	case ">":
+		held = obs > p.Value
+	case ">=":
+		held = obs >= p.Value
+	case "<":
+		held = obs < p.Value
+	case "<=":
+		held = obs <= p.Value
+	case "~":
+		held = obs >= p.Value/1.05 && obs <= p.Value*1.05
+	}
+	if held != *p.Held {
+		return fail("held=%v, but %g %s %g is %v", *p.Held, obs, p.Op, p.Value, held)
+	}
+	return nil
+}
+
+func baselineDropped(r *bench.Result, _ bench.Sentence) error {
+	if r.Baseline != nil || r.BaselineDropped == "" {
+		return fail("a baseline was measured, or none was dropped")
+	}
+	return nil
+}
+
+func baselineMethod(r *bench.Result, _ bench.Sentence) error {
+	if r.Baseline == nil {
+		return fail("no baseline was measured")
+	}
+	if b := r.Baseline; b.Blocks > 0 && len(b.PairOf) > 0 {
+		seen := map[int]bool{}
+		for _, p := range b.PairOf {
+			seen[p] = true
+		}
+		if len(seen) != b.Blocks {
+			return fail("says %d blocks, the rounds name %d pairs", b.Blocks, len(seen))
+		}
+	}
+	return nil
+}
+
+// baselineVerdict: the verdict is the one the interval and resolve= give
+// (docs/verdicts.md's table), recomputed.
+func baselineVerdict(r *bench.Result, s bench.Sentence) error {
+	if r.Baseline == nil {
+		return fail("no baseline")
+	}
+	for _, e := range r.Baseline.Variants {
+		if e.Name != s.Variant || e.Series != s.Key {
+			continue
+		}
+		if e.Verdict == bench.VerdictUndefined {
+			return nil // undefined claims no direction
+		}
+		if !bounded(e.CILow, e.CIHigh) {
+			return fail("verdict %q without an interval", e.Verdict)
+		}
+		band := r.Protocol.Resolve / 2
+		var want string
+		switch {
+		case e.CILow > 1-band && e.CIHigh < 1+band:
+			want = bench.VerdictNoDifference
+		case e.CILow >= 1+band:
+			want = bench.VerdictSlower
+		case e.CIHigh <= 1-band:
+			want = bench.VerdictFaster
+		default:
+			want = bench.VerdictUndefined
+		}
+		if r.Protocol.Resolve == 0 { // results before resolve=: the interval against 1
+			switch {
+			case e.CILow > 1:
+				want = bench.VerdictSlower
+			case e.CIHigh < 1:
+				want = bench.VerdictFaster
+			default:
+				want = bench.VerdictNoDifference
+			}
+		}
+		if want != e.Verdict {
+			return fail("%s/%s reads %q, its interval [%g, %g] with resolve %g gives %q", e.Name, e.Series, e.Verdict, e.CILow, e.CIHigh, r.Protocol.Resolve, want)
+		}
+		return nil
+	}
+	return fail("no baseline verdict for %s/%s", s.Variant, s.Key)
+}
+
+// dead: the analysis found the timed region empty (or only counting); a
+// dead variant's median lasts at most two clock reads plus a step, as
+// "the two reads around an empty region are all it times" says.
+func dead(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil || live(v) {
+		return fail("%s is live", s.Variant)
+	}
+	c := r.Conditions.Clock
+	if err := readCost(r); err != nil && strings.Contains(s.Text, "clock read costs") {
+		return err
+	}
+	if v.Dead && c.ReadCostNS > 0 && strings.Contains(s.Text, "are all it times") {
+		m := median(series(r, v.Name, "interleaved"))
+		if limit := clockReads*c.ReadCostNS + clockStep(c); m > limit {
+			return fail("says the clock reads are all it times, but its median %g ns exceeds %g (two reads of %g ns and a step)", m, limit, c.ReadCostNS)
+		}
+	}
+	return nil
+}
+
+func comparisonOf(r *bench.Result, s bench.Sentence) (*bench.Comparison, float64, error) {
+	for i := range r.Comparisons {
+		c := &r.Comparisons[i]
+		if c.A+"/"+c.B+"/"+c.Series == s.Key {
+			ratio := median(series(r, c.A, c.Series)) / median(series(r, c.B, c.Series))
+			if !near(ratio, c.Ratio, 1e-6) {
+				return nil, 0, fail("%s: ratio %g, recomputed %g", s.Key, c.Ratio, ratio)
+			}
+			return c, ratio, nil
+		}
+	}
+	return nil, 0, fail("no comparison %q", s.Key)
+}
+
+// resolved: the comparison's test resolved a difference: its adjusted p is
+// below alpha and its interval excludes 1.
+func resolved(r *bench.Result, s bench.Sentence) error {
+	c, _, err := comparisonOf(r, s)
+	if err != nil {
+		return err
+	}
+	if !(c.PAdjusted < alpha || (c.Method == "" && c.PValue < alpha)) {
+		return fail("%s: says differ, adjusted p %g", s.Key, c.PAdjusted)
+	}
+	if bounded(c.CILow, c.CIHigh) && c.CILow <= 1 && c.CIHigh >= 1 {
+		return fail("%s: says differ, interval [%g, %g] holds 1", s.Key, c.CILow, c.CIHigh)
+	}
+	return nil
+}
+
+// resolve is the run's resolve= (2% in results before it was recorded).
+func resolve(r *bench.Result) float64 {
+	if r.Protocol.Resolve > 0 {
+		return r.Protocol.Resolve
+	}
+	return 0.02
+}
+
+// differ: a resolved difference whose whole interval lies beyond resolve/2
+// of 1 (docs/verdicts.md: "a difference counts only beyond the band").
+func differ(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	c, _, _ := comparisonOf(r, s)
+	if band := resolve(r) / 2; !(c.CILow >= 1+band || (c.CIHigh > 0 && c.CIHigh <= 1-band)) {
+		return fail("%s: says differ, its interval [%g, %g] reaches within ±%g of 1", s.Key, c.CILow, c.CIHigh, band)
+	}
+	return nil
+}
+
+// withinResolve: resolved, with the whole interval within resolve/2 of 1.
+func withinResolve(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	c, _, _ := comparisonOf(r, s)
+	if band := resolve(r) / 2; !(c.CILow > 1-band && c.CIHigh < 1+band) {
+		return fail("%s: says smaller than resolve, its interval [%g, %g] reaches past ±%g", s.Key, c.CILow, c.CIHigh, band)
+	}
+	return nil
+}
+
+// sizeUnknown: resolved, with the interval across an edge of the band.
+func sizeUnknown(r *bench.Result, s bench.Sentence) error {
+	if err := resolved(r, s); err != nil {
+		return err
+	}
+	if differ(r, s) == nil || withinResolve(r, s) == nil {
+		c, _, _ := comparisonOf(r, s)
+		return fail("%s: says its size against resolve is unknown, its interval [%g, %g] does not cross ±%g", s.Key, c.CILow, c.CIHigh, resolve(r)/2)
+	}
+	return nil
+}
+
+func differBeyondAA(r *bench.Result, s bench.Sentence) error {
+	if err := differ(r, s); err != nil {
+		return err
+	}
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
+	if reach := aaReach(r); math.Abs(ratio-1) <= reach {
+		return fail("%s: says beyond the A/A floor, but |%g-1| <= %g", s.Key, ratio, reach)
+	}
+	return nil
+}
+
+// differAsAA: "identical code read as far apart": the A/A control's own
+// ratio of medians is at least as far from 1 as this one.
+func differAsAA(r *bench.Result, s bench.Sentence) error {
+	if err := differ(r, s); err != nil {
+		return err
+	}
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
+	if aa := aaRatio(r); math.Abs(ratio-1) > math.Abs(aa-1) {
+		return fail("%s: says identical code read as far apart, but the A/A control read %g against %g", s.Key, aa, ratio)
+	}
+	return nil
+}
+
+// differWithinAA: the ratio lies within the reach of the A/A interval.
+func differWithinAA(r *bench.Result, s bench.Sentence) error {
+	if err := differ(r, s); err != nil {
+		return err
+	}
+	c, ratio, _ := comparisonOf(r, s)
+	if c.Series != "interleaved" {
+		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
+	}
+	if reach := aaReach(r); math.Abs(ratio-1) > reach {
+		return fail("%s: says within the A/A floor, but |%g-1| > %g", s.Key, ratio, reach)
+	}
+	return nil
+}
+
+func family(r *bench.Result, s bench.Sentence) error {
+	c, _, err := comparisonOf(r, s)
+	if err != nil {
+		return err
+	}
+	if !(c.PValue < alpha && c.PAdjusted >= alpha) {
+		return fail("%s: says only the family's adjustment stops it, p %g adjusted %g", s.Key, c.PValue, c.PAdjusted)
+	}
+	return nil
+}
+
+func noDifference(r *bench.Result, s bench.Sentence) error {
+	c, _, err := comparisonOf(r, s)
+	if err != nil {
+		return err
+	}
+	if c.Undefined != "" {
+		return nil
+	}
+	if c.PAdjusted < alpha && c.Method != "" {
+		return fail("%s: says no difference, adjusted p %g", s.Key, c.PAdjusted)
+	}
+	return nil
+}
+
+// autocorr: the rounds are not independent: a permutation test of the
+// lag-1 autocorrelation of the per-round log-ratios rejects at alpha.
+func autocorr(r *bench.Result, s bench.Sentence) error {
+	var lr []float64
+	if strings.HasPrefix(s.Key, "the A/A control of ") {
+		lr = logRatios(series(r, r.AA.Variant, "interleaved"), r.AA.SamplesNS)
+	} else if a, b, ok := strings.Cut(s.Key, "/"); ok {
+		lr = logRatios(series(r, a, "interleaved"), series(r, b, "interleaved"))
+	}
+	if len(lr) < 4 {
+		return fail("%s: too few rounds to test", s.Key)
+	}
+	if p := lagOneP(lr, permutations); p >= alpha {
+		return fail("%s: says the rounds are not independent, a permutation test of lag-1 autocorrelation %.2f gives p = %.2g", s.Key, lagOne(lr), p)
+	}
+	return nil
+}
+
+// implausible: a pass timed alone whose fastest sample is below the
+// clock's granularity, or whose median is within two median clock reads.
+// readCost checks the clock's read cost a sentence uses is one typical
+// read: a pass timed alone spans at least about one read (the delta of two
+// reads around nothing is one read), so a read cost more than twice the
+// median of such a variant, plus a step, is a mean inflated by time the
+// thread did not run, not the cost of one read.
+func readCost(r *bench.Result) error {
+	c := r.Conditions.Clock
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if v.Batch > 1 {
+			continue
+		}
+		if m := median(series(r, v.Name, "interleaved")); m > 0 && c.ReadCostNS > clockReads*m+clockStep(c) {
+			return fail("the read cost %g ns is more than twice %s's median pass %g ns: not one typical read", c.ReadCostNS, v.Name, m)
+		}
+	}
+	return nil
+}
+
+func implausible(r *bench.Result, s bench.Sentence) error {
+	if err := readCost(r); err != nil {
+		return err
+	}
+	v := r.Variant(s.Variant)
+	if v == nil || v.Batch > 1 {
+		return fail("%s is batched", s.Variant)
+	}
+	x := series(r, v.Name, "interleaved")
+	c := r.Conditions.Clock
+	step := clockStep(c)
+	below := step > 0 && minOf(x) < step
+	reads := c.ReadCostNS > 0 && median(x) <= clockReads*c.ReadCostNS
+	if strings.Contains(s.Text, "below the clock's smallest step") && !below {
+		return fail("%s: says its fastest pass %g ns is below the clock's step, the grid is %g ns", v.Name, minOf(x), step)
+	}
+	if strings.Contains(s.Text, "it times the clock") && !reads {
+		return fail("%s: says it times the clock, median %g ns against reads of %g ns", v.Name, median(x), c.ReadCostNS)
+	}
+	if !below && !reads {
+		return fail("%s: neither below the step nor within two reads", v.Name)
+	}
+	return nil
+}
+
+func cyclesPerElement(r *bench.Result, variant string) float64 {
+	e := r.Protocol.Elements
+	f := mhz(r)
+	if e == nil || *e <= 0 || f <= 0 {
+		return math.NaN()
+	}
+	return median(series(r, variant, "interleaved")) / float64(*e) * f / 1000
+}
+
+func perElement(r *bench.Result, s bench.Sentence) error {
+	if r.Protocol.Elements == nil {
+		return fail("no elements=")
+	}
+	if c := cyclesPerElement(r, s.Variant); c < 1 {
+		return fail("%s: %g cycles per element, under one, without saying so", s.Variant, c)
+	}
+	return nil
+}
+
+// parallel: under one cycle per element.
+func parallel(r *bench.Result, s bench.Sentence) error {
+	if c := cyclesPerElement(r, s.Variant); !(c < 1) {
+		return fail("%s: says under one cycle per element, recomputed %g", s.Variant, c)
+	}
+	return nil
+}
+
+func noElements(r *bench.Result, _ bench.Sentence) error {
+	if r.Protocol.Elements != nil {
+		return fail("elements= was given")
+	}
+	return nil
+}
+
+func counts(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil || v.Counts == nil {
+		return fail("%s has no counts", s.Variant)
+	}
+	return nil
+}
+
+// coldFaults is the median of a variant's cold passes' minor faults and of
+// its setups'.
+func coldFaults(r *bench.Result, variant string) (cold, setup float64, c *bench.Cold) {
+	v := r.Variant(variant)
+	if v == nil || v.Series.Cold == nil {
+		return math.NaN(), math.NaN(), nil
+	}
+	c = v.Series.Cold
+	f := make([]float64, len(c.MinFlt))
+	for i, x := range c.MinFlt {
+		f[i] = float64(x)
+	}
+	sf := make([]float64, len(c.SetupMinFlt))
+	for i, x := range c.SetupMinFlt {
+		sf[i] = float64(x)
+	}
+	return median(f), median(sf), c
+}
+
+func firstTouch(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if !live(v) || v.Series.Cold == nil || len(v.Series.Cold.SamplesNS) == 0 {
+		return fail("%s has no cold series of a live variant", s.Variant)
+	}
+	return nil
+}
+
+// zeroPage: the cold pass read memory never written (before setup), took
+// faults, and setup faulted again about as often: the reads were served
+// from the zero page and setup's writes allocated.
+func zeroPage(r *bench.Result, s bench.Sentence) error {
+	cold, setup, c := coldFaults(r, s.Variant)
+	if c == nil || c.After == "setup" || cold < faultFloor || !(setup >= cold/2) {
+		return fail("%s: says zero-page reads, but cold faults %g, setup faults %g (after %q)", s.Variant, cold, setup, c.After)
+	}
+	return firstTouch(r, s)
+}
+
+func readsAllocate(r *bench.Result, s bench.Sentence) error {
+	cold, setup, c := coldFaults(r, s.Variant)
+	if c == nil || c.After == "setup" || cold < faultFloor || !(setup < cold/2) {
+		return fail("%s: says the reads allocated, but cold faults %g, setup faults %g", s.Variant, cold, setup)
+	}
+	return firstTouch(r, s)
+}
+
+func mappedBefore(r *bench.Result, s bench.Sentence) error {
+	cold, _, c := coldFaults(r, s.Variant)
+	if c == nil || c.After == "setup" || !(cold < faultFloor) {
+		return fail("%s: says the memory was mapped, but the cold pass took %g faults", s.Variant, cold)
+	}
+	return firstTouch(r, s)
+}
+
+func setupAllocated(r *bench.Result, s bench.Sentence) error {
+	cold, _, c := coldFaults(r, s.Variant)
+	if c == nil || c.After != "setup" || !(cold < faultFloor) {
+		return fail("%s: says setup allocated the pages, but the cold pass after it took %g faults", s.Variant, cold)
+	}
+	return firstTouch(r, s)
+}
+
+func setupPartial(r *bench.Result, s bench.Sentence) error {
+	cold, _, c := coldFaults(r, s.Variant)
+	if c == nil || c.After != "setup" || cold < faultFloor {
+		return fail("%s: says the cold pass after setup still faulted, it took %g", s.Variant, cold)
+	}
+	return firstTouch(r, s)
+}
+
+// pairs: the pair shares are those of the series' single passes.
+func pairs(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil || v.Batch > 1 {
+		return fail("%s: pair shares of batch means are not single passes", s.Variant)
+	}
+	x := series(r, s.Variant, s.Key)
+	sum := v.Get(s.Key).Summary
+	for _, q := range []struct {
+		pct    float64
+		stored float64
+	}{{2, sum.PairsOver2Pct}, {5, sum.PairsOver5Pct}, {10, sum.PairsOver10Pct}} {
+		if got := pairShare(x, q.pct); math.Abs(got-q.stored) > 1e-9 {
+			return fail("%s %s: pairs over %g%%: %g, recomputed %g", s.Variant, s.Key, q.pct, q.stored, got)
+		}
+	}
+	return nil
+}
+
+// aaFloor: "a ratio within about X of 1 is no farther apart than identical
+// code can read": the A/A control's own ratio of medians and its whole
+// interval lie within X of 1, and no comparison of two variants told apart
+// by the run is closer to 1 than the control's own ratio.
+func aaFloor(r *bench.Result, s bench.Sentence) error {
+	aa := r.AA
+	if !bounded(aa.CILow, aa.CIHigh) {
+		return fail("the A/A control has no interval")
+	}
+	if aa.CIHigh > aaWidest*aa.CILow {
+		return fail("a floor from the A/A interval [%g, %g], wider than %gx, bounds nothing", aa.CILow, aa.CIHigh, aaWidest)
+	}
+	reach := aaReach(r)
+	ratio := aaRatio(r)
+	if !near(ratio, aa.Ratio, 1e-6) {
+		return fail("A/A ratio %g, recomputed %g", aa.Ratio, ratio)
+	}
+	if strings.Contains(s.Text, "cannot be told from no difference") {
+		// The claim that nothing closer is resolved: false beside a
+		// comparison of this run closer to 1 that resolves a difference.
+		for _, c := range r.Comparisons {
+			if c.Significant && math.Abs(c.Ratio-1) < reach {
+				return fail("says a ratio closer to 1 than %s cannot be told from no difference, yet %s/%s %s reads %g and resolves a difference", pctText(reach), c.A, c.B, c.Series, c.Ratio)
+			}
+		}
+	}
+	if math.Abs(ratio-1) > math.Max(aa.CIHigh-1, 1-aa.CILow) && !strings.Contains(s.Text, pctText(reach)) {
+		return fail("the A/A control's own ratio %g lies outside its interval's reach [%g, %g], and the floor said is not %s", ratio, aa.CILow, aa.CIHigh, pctText(reach))
+	}
+	return nil
+}
+
+// pctText writes a fraction as bench.FormatPct does (3 significant digits):
+// how the floor appears in the sentence.
+func pctText(f float64) string { return bench.FormatPct(f) }
+
+// aaNoFloor: the A/A control has no interval, or one wider than 4x.
+func aaNoFloor(r *bench.Result, _ bench.Sentence) error {
+	if r.AA.Variant == "" || (bounded(r.AA.CILow, r.AA.CIHigh) && r.AA.CIHigh <= aaWidest*r.AA.CILow) {
+		return fail("says no floor, the A/A control's interval [%g, %g] is bounded and narrower than %gx", r.AA.CILow, r.AA.CIHigh, aaWidest)
+	}
+	return nil
+}
+
+func placement(r *bench.Result, _ bench.Sentence) error {
+	for i := range r.Variants {
+		if f := r.Variants[i].Series.Fresh; f != nil && f.Layout != nil {
+			return nil
+		}
+	}
+	return fail("no fresh series records a layout")
+}
+
+// layoutP is the one-way analysis of the log fresh times by layout,
+// recomputed (F against gonum's F distribution).
+func layoutP(r *bench.Result, variant string) float64 {
+	s := r.Variant(variant).Series.Fresh
+	groups := map[int][]float64{}
+	var all []float64
+	for i, x := range s.SamplesNS {
+		if x > 0 && i < len(s.Layout.IDs) {
+			groups[s.Layout.IDs[i]] = append(groups[s.Layout.IDs[i]], math.Log(x))
+			all = append(all, math.Log(x))
+		}
+	}
+	grand := stat.Mean(all, nil)
+	var between, within float64
+	for _, g := range groups {
+		m := stat.Mean(g, nil)
+		between += float64(len(g)) * (m - grand) * (m - grand)
+		for _, x := range g {
+			within += (x - m) * (x - m)
+		}
+	}
+	k, n := float64(len(groups)), float64(len(all))
+	if k < 2 || n <= k || within == 0 {
+		return math.NaN()
+	}
+	f := (between / (k - 1)) / (within / (n - k))
+	return 1 - distuv.F{D1: k - 1, D2: n - k}.CDF(f)
+}
+
+func layoutChance(r *bench.Result, s bench.Sentence) error {
+	if p := layoutP(r, s.Variant); !(p >= alpha) {
+		return fail("%s: says no more than chance, the recomputed p is %g", s.Variant, p)
+	}
+	return nil
+}
+
+func layoutMore(r *bench.Result, s bench.Sentence) error {
+	if p := layoutP(r, s.Variant); !(p < alpha) {
+		return fail("%s: says more than chance, the recomputed p is %g", s.Variant, p)
+	}
+	return nil
+}
+
+func layoutUnsplit(r *bench.Result, s bench.Sentence) error {
+	if p := layoutP(r, s.Variant); !math.IsNaN(p) {
+		return fail("%s: says it cannot be split by layout, p = %g", s.Variant, p)
+	}
+	return nil
+}
+
+func gaps(r *bench.Result, _ bench.Sentence) error {
+	c := r.Conditions.Clock
+	if c.GapWindowNS <= 0 || c.GapTotalNS > c.GapWindowNS || (c.GapCount > 0 && c.GapMaxNS > c.GapTotalNS) {
+		return fail("gaps: window %g ns, total %g ns, longest %g ns do not agree", c.GapWindowNS, c.GapTotalNS, c.GapMaxNS)
+	}
+	return nil
+}
+
+// clockMove recomputes the rule of docs/protocol.md on the processes'
+// clock estimates: the spread of the estimates (10th to 90th percentile,
+// min to max below 10) or the largest change within one process, over the
+// median, beyond the larger of 3% and twice the estimates' repeatability.
+func clockMove(r *bench.Result) (moved bool, ok bool) {
+	var procs []bench.FreqProcess
+	for i := range r.Variants {
+		if s := r.Variants[i].Series.Interleaved; s != nil && len(s.FreqProcesses) > 0 {
+			procs = append(procs, s.FreqProcesses...)
+			break
+		}
+	}
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if s := v.Series.InProcess; s != nil && len(s.FreqProcesses) > 0 {
+			procs = append(procs, s.FreqProcesses[0])
+		}
+		if s := v.Series.Fresh; s != nil {
+			procs = append(procs, s.FreqProcesses...)
+		}
+	}
+	var ests, reps []float64
+	within := 0.0
+	for _, p := range procs {
+		for _, e := range []*bench.FreqEstimate{p.Before, p.After} {
+			if e != nil {
+				ests = append(ests, e.MHz)
+				if e.NS > 0 {
+					reps = append(reps, float64(e.MedianNS-e.NS)/float64(e.NS)*100)
+				}
+			}
+		}
+		if p.Before != nil && p.After != nil {
+			within = math.Max(within, math.Abs(p.After.MHz-p.Before.MHz)/((p.Before.MHz+p.After.MHz)/2)*100)
+		}
+	}
+	if len(ests) == 0 {
+		return false, false
+	}
+	sorted := append([]float64(nil), ests...)
+	slicesSort(sorted)
+	lo, hi := sorted[0], sorted[len(sorted)-1]
+	if n := len(sorted); n >= 10 {
+		lo, hi = sorted[int(math.Round(0.1*float64(n-1)))], sorted[int(math.Round(0.9*float64(n-1)))]
+	}
+	limit := freqLimitPct
+	if len(reps) > 0 {
+		limit = math.Max(limit, freqNoise*median(reps))
+	}
+	return (hi-lo)/median(ests)*100 > limit || within > limit, true
+}
+
+func clockMoved(r *bench.Result, _ bench.Sentence) error {
+	if moved, ok := clockMove(r); !ok || !moved {
+		return fail("says the clock moved; recomputed from the estimates it did not")
+	}
+	return nil
+}
+
+func clockStill(r *bench.Result, _ bench.Sentence) error {
+	if moved, ok := clockMove(r); !ok || moved {
+		return fail("says the clock did not move; recomputed from the estimates it did")
+	}
+	return nil
+}
+
+// clockVariant: what it says of the fresh passes against their processes'
+// clocks is what Spearman's rank correlation (recomputed, t approximation)
+// gives.
+func clockVariant(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil {
+		return fail("no variant %s", s.Variant)
+	}
+	f := v.Series.Fresh
+	say := map[string]string{
+		"came from the slower-clock processes": "slower",
+		"came from the faster-clock processes": "faster",
+		"does not follow its process's clock":  "none",
+	}
+	for phrase, want := range say {
+		if !strings.Contains(s.Text, phrase) {
+			continue
+		}
+		if f == nil || len(f.FreqMHz) != len(f.SamplesNS) {
+			return fail("%s: no clock per fresh pass", s.Variant)
+		}
+		rho, p := spearman(f.FreqMHz, f.SamplesNS)
+		got := "none"
+		switch {
+		case p < alpha && rho < 0:
+			got = "slower"
+		case p < alpha:
+			got = "faster"
+		}
+		if got != want {
+			return fail("%s: says %q, Spearman rho %.2f p %.2g", s.Variant, phrase, rho, p)
+		}
+	}
+	return nil
+}
+
+// noisy: the series' cv is above the limit; a sentence that says the
+// series cannot compare variants is false beside a comparison in it that
+// resolves a difference.
+func noisy(r *bench.Result, s bench.Sentence) error {
+	if cv := cvPct(series(r, s.Variant, s.Key)); !(cv > spreadLimit) {
+		return fail("%s %s: says noisy, cv %.3g%%", s.Variant, s.Key, cv)
+	}
+	if strings.Contains(s.Text, "too noisy to compare variants") {
+		for _, c := range r.Comparisons {
+			if (c.A == s.Variant || c.B == s.Variant) && c.Series == s.Key && c.Significant {
+				return fail("%s %s: says too noisy to compare variants with, yet %s/%s in it resolves a difference (adjusted p %.2g)", s.Variant, s.Key, c.A, c.B, c.PAdjusted)
+			}
+		}
+	}
+	return nil
+}
+
+// liveCVs are the cv of every series of every live variant, recomputed.
+func liveCVs(r *bench.Result) []float64 {
+	var out []float64
+	for i := range r.Variants {
+		v := &r.Variants[i]
+		if !live(v) {
+			continue
+		}
+		for _, n := range []string{"interleaved", "in_process", "fresh"} {
+			if x := series(r, v.Name, n); len(x) > 0 {
+				out = append(out, cvPct(x))
+			}
+		}
+	}
+	return out
+}
+
+func quiet(r *bench.Result, _ bench.Sentence) error {
+	for _, cv := range liveCVs(r) {
+		if cv > spreadLimit {
+			return fail("says every series agrees, one has cv %.3g%%", cv)
+		}
+	}
+	return nil
+}
+
+func rerun(r *bench.Result, s bench.Sentence) error {
+	if err := quiet(r, s); err == nil {
+		return fail("advises a rerun, but no series is noisy")
+	}
+	return nil
+}
+
+// batchSingle: timed alone though the calibration would batch it; "its
+// median sample lasts N clock reads" uses the median read cost, and "one
+// pass is shorter than K clock reads" holds of its median.
+func batchSingle(r *bench.Result, s bench.Sentence) error {
+	if err := readCost(r); err != nil {
+		return err
+	}
+	v := r.Variant(s.Variant)
+	if v == nil || v.Batch > 1 || v.BatchAuto <= 1 {
+		return fail("%s was not timed alone against the calibration", s.Variant)
+	}
+	c := r.Conditions.Clock
+	if c.Spaced == "" && c.MinStepNS == 0 && strings.Contains(s.Text, "clock reads") {
+		return fail("%s: the read cost of a result before harness 6 is a mean, not one read", s.Variant)
+	}
+	m := median(series(r, v.Name, "interleaved"))
+	if k := float64(r.Protocol.ReadsPerPass); k > 0 && m >= k*c.ReadCostNS {
+		return fail("%s: says one pass is shorter than %g reads, its median %g ns is %g reads", s.Variant, k, m, m/c.ReadCostNS)
+	}
+	return nil
+}
+
+func batched(r *bench.Result, s bench.Sentence) error {
+	if v := r.Variant(s.Variant); v == nil || v.Batch <= 1 {
+		return fail("%s was not batched", s.Variant)
+	}
+	return nil
+}
+
+func loadForced(r *bench.Result, _ bench.Sentence) error {
+	if r.Protocol.Load <= 0 {
+		return fail("says the run started load, load=%d", r.Protocol.Load)
+	}
+	return nil
+}
+
+func loadHigh(r *bench.Result, _ bench.Sentence) error {
+	if b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]; r.Protocol.Load > 0 || !(b > loadLimit || a > loadLimit) {
+		return fail("says the machine was loaded, load average %.2f and %.2f", b, a)
+	}
+	return nil
+}
+
+func loadLow(r *bench.Result, _ bench.Sentence) error {
+	if b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]; r.Protocol.Load > 0 || b > loadLimit || a > loadLimit {
+		return fail("says little else ran, load average %.2f and %.2f", b, a)
+	}
+	return nil
+}
+
+func busyOthers(r *bench.Result) int {
+	n := 0
+	if d := r.Conditions.During; d != nil {
+		for _, p := range d.Busiest {
+			if p.BusyPct >= busyPct {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func during(r *bench.Result, _ bench.Sentence) error {
+	if r.Conditions.During == nil || busyOthers(r) > 0 {
+		return fail("says no other process was busy, %d were", busyOthers(r))
+	}
+	return nil
+}
+
+func duringBusy(r *bench.Result, _ bench.Sentence) error {
+	if busyOthers(r) == 0 {
+		return fail("names busy processes, none used %g%% of a CPU", busyPct)
+	}
+	return nil
+}
+
+func checksumOK(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil || v.Checksum == nil {
+		return fail("%s has no checksum", s.Variant)
+	}
+	c := v.Checksum
+	if want := c.Want * float64(c.Passes); !c.OK || !near(c.Got, want, 1e-6) {
+		return fail("%s: says ok, got %g against %g", s.Variant, c.Got, want)
+	}
+	return nil
+}
+
+func checksumMismatch(r *bench.Result, s bench.Sentence) error {
+	v := r.Variant(s.Variant)
+	if v == nil || v.Checksum == nil {
+		return fail("%s has no checksum", s.Variant)
+	}
+	c := v.Checksum
+	if c.OK || near(c.Got, c.Want*float64(c.Passes), 1e-12) {
+		return fail("%s: says mismatch, got %g against %g", s.Variant, c.Got, c.Want*float64(c.Passes))
+	}
+	return nil
+}
+
+func latencyOf(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
+	v := r.Variant(s.Variant)
+	if v == nil || v.Latency == nil || v.Latency.N == 0 {
+		return nil, fail("%s timed no operations", s.Variant)
+	}
+	return v.Latency, nil
+}
+
+func opsCount(r *bench.Result) int {
+	n := 0
+	for i := range r.Variants {
+		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func latencyShared(r *bench.Result, _ bench.Sentence) error {
+	if opsCount(r) < 2 {
+		return fail("says several BENCH_OPS variants were timed alike, %d were timed", opsCount(r))
+	}
+	return nil
+}
+
+// latencyWorst: the percentiles are in order and the worst is the largest.
+func latencyWorst(r *bench.Result, s bench.Sentence) error {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return err
+	}
+	if !(l.P50NS <= l.P99NS && l.P99NS <= l.P999NS && l.P999NS <= l.P9999NS && l.P9999NS <= l.MaxNS) {
+		return fail("%s: percentiles out of order: p50 %g p99 %g p99.9 %g p99.99 %g max %g", s.Variant, l.P50NS, l.P99NS, l.P999NS, l.P9999NS, l.MaxNS)
+	}
+	return nil
+}
+
+func latencyOverhead(r *bench.Result, s bench.Sentence) error {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return err
+	}
+	bound := l.P50NS > 0 && l.OverheadNS > timerBoundish*l.P50NS
+	if strings.Contains(s.Text, "the median is mostly the timer") != bound {
+		return fail("%s: timer %g ns against the median %g ns", s.Variant, l.OverheadNS, l.P50NS)
+	}
+	return nil
+}
+
+// latencyAlone: the worst is more than ten times the p99.99. (Which event
+// it was is not tested here: branch c attributes it to interruptions.)
+func latencyAlone(r *bench.Result, s bench.Sentence) error {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return err
+	}
+	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
+		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	}
+	return nil
+}
+
+func latencyRate(r *bench.Result, s bench.Sentence) error {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return err
+	}
+	drift := math.Abs(l.TicksPerUSEnd-l.TicksPerUSStart) / math.Min(l.TicksPerUSStart, l.TicksPerUSEnd)
+	flags := l.Clock == "rdtsc" && !(strings.Contains(l.CPUFlags, "constant_tsc") && strings.Contains(l.CPUFlags, "nonstop_tsc"))
+	if !(drift > rateDrift || flags) {
+		return fail("%s: says its times are doubtful, drift %g and the TSC flags %q", s.Variant, drift, l.CPUFlags)
+	}
+	return nil
+}
+
+func latencyAcross(r *bench.Result, _ bench.Sentence) error {
+	if opsCount(r) < 2 {
+		return fail("sets BENCH_OPS variants side by side, %d were timed", opsCount(r))
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package bench
+
+// Claims: what each sentence asserts, one identifier per generator branch,
+// so that each sentence maps to exactly one oracle (internal/prose holds
+// them: a predicate per claim that says, from the result's own numbers,
+// whether the sentence is true). A sentence whose generator gives no claim
+// is read by the oracles from its topic (the latency sentences).
+const (
+	ClaimPartial          = "partial"
+	ClaimPrediction       = "prediction"
+	ClaimBaselineDropped  = "baseline.dropped"
+	ClaimBaselineMethod   = "baseline.method"
+	ClaimBaselineVerdict  = "baseline.verdict"
+	ClaimDead             = "dead_code"
+	ClaimDiffer           = "comparison.differ"
+	ClaimDifferBeyondAA   = "comparison.differ.beyond_aa"
+	ClaimDifferWithinAA   = "comparison.differ.within_aa"
+	ClaimDifferAsAA       = "comparison.differ.as_aa"
+	ClaimWithinBand       = "comparison.within_resolve"
+	ClaimSizeUnknown      = "comparison.size_unknown"
+	ClaimFamily           = "comparison.family"
+	ClaimNoDifference     = "comparison.none"
+	ClaimAutocorr         = "autocorrelation"
+	ClaimImplausible      = "implausible"
+	ClaimPerElement       = "per_element"
+	ClaimParallel         = "per_element.parallel"
+	ClaimNoElements       = "per_element.missing"
+	ClaimCounts           = "counts"
+	ClaimFirstTouch       = "first_touch"
+	ClaimZeroPage         = "first_touch.zero_page"
+	ClaimReadsAllocate    = "first_touch.reads_allocate"
+	ClaimMappedBefore     = "first_touch.mapped_before"
+	ClaimSetupAllocated   = "first_touch.setup_allocated"
+	ClaimSetupPartial     = "first_touch.setup_partial"
+	ClaimPairs            = "resolution.pairs"
+	ClaimAAFloor          = "resolution.aa"
+	ClaimAANoFloor        = "resolution.aa_unbounded"
+	ClaimPlacement        = "layout.placement"
+	ClaimLayoutChance     = "layout.chance"
+	ClaimLayoutMore       = "layout.more_than_chance"
+	ClaimLayoutUnsplit    = "layout.unsplit"
+	ClaimGaps             = "interruptions"
+	ClaimClockMoved       = "clock.moved"
+	ClaimClockStill       = "clock.still"
+	ClaimClockVariant     = "clock.variant"
+	ClaimNoisy            = "spread.noisy"
+	ClaimQuiet            = "spread.ok"
+	ClaimRerun            = "spread.rerun"
+	ClaimBatchForced      = "batch.single"
+	ClaimBatched          = "batch.batched"
+	ClaimLoadForced       = "load.forced"
+	ClaimLoadHigh         = "load.high"
+	ClaimLoadLow          = "load.low"
+	ClaimDuring           = "load.during"
+	ClaimDuringBusy       = "load.during_busy"
+	ClaimChecksumOK       = "checksum.ok"
+	ClaimChecksumMismatch = "checksum.mismatch"
+)
+
+// Claims lists every claim a generator here names.
+var Claims = []string{
+	ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+}
+
+// said is one sentence with its claim and the key that names what it is
+// about when the variant does not (a comparison, a series).
+func said(claim, key, topic, kind, variant, text string) []Sentence {
+	out := one(topic, kind, variant, text)
+	for i := range out {
+		out[i].Claim, out[i].Key = claim, key
+	}
+	return out
+}
