@@ -145,15 +145,16 @@ func (p *SweepPrediction) JudgeSweep(rs []*Result, axes []Axis, variant string) 
 }
 
 // Uninformative: an interval whose high end is more than this many times
-// its low end judges no prediction ("inside" [10.7, 280] said nothing).
+// its low end cannot say a value is inside it ("inside" [10.7, 280] said
+// nothing); it can still exclude one (64 outside [483, 2696]).
 const Uninformative = 4
 
 func predictVerdict(op string, v, lo, hi float64) string {
-	if hi > Uninformative*lo {
-		return "uninformative"
-	}
 	switch op {
 	case "~":
+		if v >= lo && v <= hi && hi > Uninformative*lo {
+			return "uninformative"
+		}
 		if v >= lo && v <= hi {
 			return "inside"
 		}

@@ -25,6 +25,24 @@ const (
 // points' interquartile ranges must not overlap (FindSteps).
 const StepRatio = 1.3
 
+// The claims of the sweep sentences (internal/prose's SweepOracles judge
+// them over the sweep's results). The Key of a sentence about points lists
+// their sweep indices (SweepPoint.Index) in curve order, comma-separated.
+const (
+	ClaimSweepCaches       = "sweep.caches"
+	ClaimSweepBytesUnknown = "sweep.bytes_unknown"
+	ClaimSweepSpan         = "sweep.span"
+	ClaimSweepStep         = "sweep.step"
+	ClaimSweepUnchecked    = "sweep.unchecked"
+	ClaimSweepNoStep       = "sweep.no_step"
+	ClaimSweepFall         = "sweep.fall"
+	ClaimSweepPrediction   = "sweep.prediction"
+)
+
+// SweepClaims lists every claim SweepSentences names.
+var SweepClaims = []string{ClaimSweepCaches, ClaimSweepBytesUnknown, ClaimSweepSpan, ClaimSweepStep, ClaimSweepUnchecked,
+	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction}
+
 // CurvePoint is one point of a sweep's curve: its working set (or, when
 // unknown, its first axis value), its time per element samples (the
 // interleaved rounds, SweepSamples), the fresh processes' as a check (nil
@@ -36,6 +54,7 @@ type CurvePoint struct {
 	PerEl []float64
 	Check []float64
 	Batch int
+	Index int // the point's SweepPoint.Index
 }
 
 // Quartiles are the 25th, 50th and 75th percentiles of x (x unchanged):
@@ -205,7 +224,7 @@ func Curves(rs []*Result, variant string) (names []string, curves [][]CurvePoint
 			idx[key] = i
 			names, curves = append(names, key), append(curves, nil)
 		}
-		cp := CurvePoint{Label: pointLabel(*sp), Bytes: sp.Bytes, X: float64(sp.Value)}
+		cp := CurvePoint{Label: pointLabel(*sp), Bytes: sp.Bytes, X: float64(sp.Value), Index: sp.Index}
 		if sp.Bytes != nil {
 			cp.X = float64(*sp.Bytes)
 		}
@@ -276,14 +295,18 @@ func SweepSentences(rs []*Result) []Sentence {
 		return nil
 	}
 	var out []Sentence
-	add := func(kind, text string) { out = append(out, one(TopicSweep, kind, sum.Variant, text)...) }
-	add("", cachesText(sum.Caches))
+	add := func(claim, key, kind, text string) {
+		out = append(out, said(claim, key, TopicSweep, kind, sum.Variant, text)...)
+	}
+	add(ClaimSweepCaches, "", "", cachesText(sum.Caches))
 	if rs[0].Sweep.Bytes == nil {
-		add("", fmt.Sprintf("the working set of a point is not known (%s), so no step is set against a cache size", rs[0].Sweep.BytesRule))
+		add(ClaimSweepBytesUnknown, "", "", fmt.Sprintf("the working set of a point is not known (%s), so no step is set against a cache size", rs[0].Sweep.BytesRule))
 	}
 	variants := SweepVariants(rs)
 	for _, variant := range variants {
-		add := func(kind, text string) { out = append(out, one(TopicSweep, kind, variant, text)...) }
+		add := func(claim, key, kind, text string) {
+			out = append(out, said(claim, key, TopicSweep, kind, variant, text)...)
+		}
 		names, curves := Curves(rs, variant)
 		for i, c := range curves {
 			of := ""
@@ -295,13 +318,13 @@ func SweepSentences(rs []*Result) []Sentence {
 			}
 			_, m0, _ := Quartiles(c[0].PerEl)
 			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
-			add("", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, FormatNS(m0), pointText(c[0]),
+			add(ClaimSweepSpan, indices(c[0], c[len(c)-1]), "", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, FormatNS(m0), pointText(c[0]),
 				FormatNS(m1), pointText(c[len(c)-1]), FormatRatio(m1/m0)))
 			steps := FindSteps(c, sum.Caches)
 			called := 0
 			for _, st := range steps {
 				if st.Unchecked {
-					add("", fmt.Sprintf("%s%s: time per element rises %sx from %s to %s in the interleaved rounds but %sx in the fresh processes, below %sx: the two series disagree, so it is not called a step",
+					add(ClaimSweepUnchecked, indices(st.From, st.To), "", fmt.Sprintf("%s%s: time per element rises %sx from %s to %s in the interleaved rounds but %sx in the fresh processes, below %sx: the two series disagree, so it is not called a step",
 						variant, of, FormatRatio(st.Ratio), pointText(st.From), pointText(st.To), FormatRatio(st.CheckRatio), g(CheckRatio)))
 					continue
 				}
@@ -325,7 +348,7 @@ func SweepSentences(rs []*Result) []Sentence {
 				if st.CheckRatio > 0 {
 					check = fmt.Sprintf(" (fresh processes %sx)", FormatRatio(st.CheckRatio))
 				}
-				add(KindStep, fmt.Sprintf("%s%s: a step, time per element rises %sx from %s to %s%s; %s", variant, of, FormatRatio(st.Ratio),
+				add(ClaimSweepStep, indices(st.From, st.To), KindStep, fmt.Sprintf("%s%s: a step, time per element rises %sx from %s to %s%s; %s", variant, of, FormatRatio(st.Ratio),
 					pointText(st.From), pointText(st.To), check, where))
 			}
 			if called == 0 {
@@ -333,14 +356,14 @@ func SweepSentences(rs []*Result) []Sentence {
 				if m0 > 0 && m1/m0 >= StepRatio && len(steps) == 0 {
 					text += fmt.Sprintf("; the rise of %sx is spread over %d points", FormatRatio(m1/m0), len(c))
 				}
-				add("", text)
+				add(ClaimSweepNoStep, indices(c...), "", text)
 			}
 			for _, f := range FindFalls(c) {
 				batch := ""
 				if f.From.Batch != f.To.Batch {
 					batch = fmt.Sprintf("; its passes were timed in batches of %d there and of %d at %s, which the calibration chose from its own passes", max(f.From.Batch, 1), max(f.To.Batch, 1), f.To.Label)
 				}
-				add(KindFall, fmt.Sprintf("%s%s at %s is %sx slower per element than at the larger %s: time per element does not fall as the working set grows, so one of the two points was disturbed and the curve between them says nothing%s",
+				add(ClaimSweepFall, indices(f.From, f.To), KindFall, fmt.Sprintf("%s%s at %s is %sx slower per element than at the larger %s: time per element does not fall as the working set grows, so one of the two points was disturbed and the curve between them says nothing%s",
 					variant, of, pointText(f.From), FormatRatio(f.Ratio), pointText(f.To), batch))
 			}
 		}
@@ -350,9 +373,18 @@ func SweepSentences(rs []*Result) []Sentence {
 		if len(variants) > 1 {
 			text += ", judged on " + sum.Variant
 		}
-		add(KindPrediction, text)
+		add(ClaimSweepPrediction, "", KindPrediction, text)
 	}
 	return out
+}
+
+// indices is the Key of a sentence about points: their sweep indices.
+func indices(ps ...CurvePoint) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprint(p.Index))
+	}
+	return strings.Join(out, ",")
 }
 
 // SweepVariants are the variants a sweep's curves are drawn for: the
