@@ -24,7 +24,7 @@ func (s Stride) PowerOfTwo(min int64) bool { return s.Bytes >= min && s.Bytes&(s
 var (
 	attMemRE = regexp.MustCompile(`\((%?\w+)?(?:,\s*(%?\w+)(?:,\s*(\d))?)?\)`) // disp(%base,%index,scale)
 	goMemRE  = regexp.MustCompile(`\((\w+)\)(?:\((\w+)\*(\d)\))?`)             // disp(BASE)(INDEX*scale)
-	armMemRE = regexp.MustCompile(`\[(\w+)(?:,\s*(\w+)(?:,\s*lsl\s*#(\d))?)?`)  // [xbase, xindex, lsl #s]
+	armMemRE = regexp.MustCompile(`\[(\w+)(?:,\s*(\w+)(?:,\s*lsl\s*#(\d))?)?`) // [xbase, xindex, lsl #s]
 	immRE    = regexp.MustCompile(`^[$#]?(-?(?:0x[0-9a-fA-F]+|\d+))$`)
 	dispRE   = regexp.MustCompile(`^(-?(?:0x[0-9a-fA-F]+|\d+))\((%?\w+)\)$`)
 )
