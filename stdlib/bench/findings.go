@@ -50,7 +50,7 @@ const (
 
 // Topics lists the topics in the order Sentences writes them.
 var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison, TopicAutocorr,
-	TopicPlausibility, TopicCounts, TopicLatency, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicClock, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+	TopicPlausibility, TopicCounts, TopicLatency, TopicFirstTouch, TopicResolution, TopicLayout, TopicControl, TopicGaps, TopicClock, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
 const (
@@ -117,7 +117,7 @@ func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
-		comparisonSentences, autocorrSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
+		comparisonSentences, autocorrSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, controlSentences, gapsSentences,
 		clockSentences, spreadSentences, batchSentences, loadSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}

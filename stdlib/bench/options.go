@@ -124,6 +124,12 @@ type Options struct {
 	// set rule; the session builds one kernel per point (RunSweep).
 	Sweep []Axis
 	Bytes *BytesExpr
+	// Pages is "huge" for the pages=huge control (controls.go): the kernel
+	// with huge pages beside 4 KiB pages; "" without it.
+	Pages string
+	// Pad is the pad=BYTES control (controls.go): the kernel built with
+	// -DBENCH_PAD=Pad beside the kernel without; 0 without it.
+	Pad int64
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -182,6 +188,8 @@ var keyHelp = map[string]string{
 	"batch":    "auto (the default: a pass shorter than 100 clock reads is timed in batches), 1 (every pass timed alone, to see what the clock does to a short pass) or K passes per sample",
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
+	"pages":    "huge measures the kernel with huge pages (THP: madvise and MADV_COLLAPSE) for its static and setup memory beside the default 4 KiB pages, in the same run (ratios huge/4K; the control of a TLB effect); 4k is the default",
+	"pad":      "BYTES builds the kernel with -DBENCH_PAD=BYTES and measures it beside the kernel without (BENCH_PAD 0), in the same run (ratios padded/unpadded; the control of set conflicts from a power-of-two row stride; C only), e.g. pad=64",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 
 	// The machine's measured identity (internal/machine fingerprint.go).
@@ -297,6 +305,9 @@ func (o *Options) Check() error {
 		if err := o.checkPredict(); err != nil {
 			return err
 		}
+	}
+	if err := o.checkControl(); err != nil {
+		return err
 	}
 	return o.checkSweep()
 }
@@ -449,6 +460,8 @@ func (o *Options) set(key, val string) error {
 		o.Predict = val // checked with the sweep's axes in Check
 	case "sweep", "bytes":
 		return o.setSweep(key, val)
+	case "pages", "pad":
+		return o.setControl(key, val)
 	case "export":
 		o.Export = val
 	case "baseline":

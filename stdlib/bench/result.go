@@ -29,6 +29,9 @@ type Result struct {
 	// BaselineNote is what the session said of the baseline it chose (what
 	// changed since the kernel was last measured) or why there is none.
 	BaselineNote string `json:"baseline_note,omitempty"`
+	// Control, when set, says the baseline is the default side of a
+	// control (pages=, pad=; controls.go), not a previous build.
+	Control *Control `json:"control,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`
