@@ -146,3 +146,61 @@ func TestPagesHugeIsObtainedAndJudged(t *testing.T) {
 		t.Errorf("verdict %s (%.3f), sentence %q", v.Verdict, v.Ratio, s)
 	}
 }
+
+// load= takes a kind: N and alu:N are dependent adds, memory:N streaming
+// writes; anything else fails naming the value.
+func TestLoadKindOption(t *testing.T) {
+	cases := []struct {
+		arg  string
+		n    int
+		kind string
+		err  bool
+	}{
+		{"load=1", 1, "alu", false},
+		{"load=alu:1", 1, "alu", false},
+		{"load=memory:1", 1, "memory", false},
+		{"load=0", 0, "alu", false},
+		{"load=disk:1", 0, "", true},
+		{"load=memory:", 0, "", true},
+		{"load=memory:-1", 0, "", true},
+		{"load=x", 0, "", true},
+	}
+	for _, c := range cases {
+		o, err := ParseOptions([]string{c.arg})
+		if c.err {
+			if err == nil || !strings.Contains(err.Error(), c.arg) {
+				t.Errorf("%s: error %v, want one naming %s", c.arg, err, c.arg)
+			}
+			continue
+		}
+		if err != nil || o.Load != c.n || o.LoadKind != c.kind {
+			t.Errorf("%s: load %d kind %q (%v), want %d %q", c.arg, o.Load, o.LoadKind, err, c.n, c.kind)
+		}
+	}
+}
+
+// A memory load streams over twice the last-level cache (at most the
+// bound), and a run under it says so in its commentary; an alu one says it
+// spins on adds.
+func TestMemoryLoadRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real measurement")
+	}
+	k := seedKernel(t, "c")
+	for _, kind := range []string{"alu", "memory"} {
+		r := quickRun(t, k, "load="+kind+":1", "variants=sink", "fresh=sink")
+		p := r.Protocol
+		if p.LoadKind != kind || (kind == "memory") != (p.LoadBytes > 0) {
+			t.Fatalf("load=%s:1: kind %q, %d bytes", kind, p.LoadKind, p.LoadBytes)
+		}
+		s := ""
+		for _, x := range Sentences(r) {
+			if x.Topic == TopicLoad {
+				s += x.Text
+			}
+		}
+		if !strings.Contains(s, "the load was "+kind) {
+			t.Errorf("load=%s:1: %q", kind, s)
+		}
+	}
+}

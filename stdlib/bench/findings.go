@@ -118,7 +118,7 @@ func Sentences(r *Result) []Sentence {
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
 		comparisonSentences, autocorrSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, controlSentences, gapsSentences,
-		clockSentences, spreadSentences, batchSentences, loadSentences, checksumSentences} {
+		clockSentences, spreadSentences, batchSentences, loadSentences, loadKindSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}
 	return out

@@ -67,11 +67,13 @@ type Options struct {
 	Elements  int64    // work per pass, 0 when not given
 	Pin       int      // CPU, -1 when not pinned
 	Load      int      // busy threads on other CPUs during the run
-	Quick     bool
-	As        string        // glue variable bound to the result
-	Timeout   time.Duration // per process
-	Predict   string        // e.g. "sink/discarded>100"
-	Export    string        // file for the Go benchmark format
+	// LoadKind is what they do: "alu" (the default) or "memory" (load=memory:N).
+	LoadKind string
+	Quick    bool
+	As       string        // glue variable bound to the result
+	Timeout  time.Duration // per process
+	Predict  string        // e.g. "sink/discarded>100"
+	Export   string        // file for the Go benchmark format
 	// ResultsDir is where raw samples go before anything is shown.
 	ResultsDir string
 	// Baseline, when set, is measured in the same run beside the kernel:
@@ -172,7 +174,7 @@ var keyHelp = map[string]string{
 	"fresh":    "variants with a fresh-process series, comma separated",
 	"elements": "work per pass, for ns per element and the plausibility check",
 	"pin":      "CPU number every process is pinned to",
-	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's)",
+	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's): N or alu:N (a chain of dependent adds each), memory:N (each streams writes over twice the last-level cache)",
 	"quick":    "reps=runs=10, settle=20ms, budget=5s, resolve=5% (quick, quick=true or quick=1; quick=false or quick=0 is off)",
 	"as":       "glue variable bound to the result",
 	"timeout":  "time limit per process (e.g. 2m)",
@@ -426,18 +428,17 @@ func (o *Options) set(key, val string) error {
 			return fmt.Errorf("pairs=%s: want a whole number from %d to %d (the before/after verdict is a test across the pairs)", val, MinRuns, MaxPairs)
 		}
 		o.Pairs, o.PairsFixed = n, true
-	case "warmup", "pin", "load":
+	case "load":
+		return o.setLoad(val)
+	case "warmup", "pin":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < 0 {
 			return fmt.Errorf("%s=%s: want a whole number >= 0", key, val)
 		}
-		switch key {
-		case "warmup":
+		if key == "warmup" {
 			o.Warmup = n
-		case "pin":
+		} else {
 			o.Pin = n
-		default:
-			o.Load = n
 		}
 	case "elements":
 		o.Elements, err = strconv.ParseInt(val, 0, 64)

@@ -112,8 +112,13 @@ type Protocol struct {
 	// ReadsPerPass is how many clock reads a pass must last to be timed alone.
 	ReadsPerPass int `json:"reads_per_pass,omitempty"`
 	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
-	LoadCPUs []int  `json:"load_cpus,omitempty"`
-	LoadNote string `json:"load_note,omitempty"`
+	LoadCPUs []int `json:"load_cpus,omitempty"`
+	// LoadKind is what the load threads did (load=alu:N or memory:N):
+	// "alu" or "memory"; LoadBytes a memory thread's buffer. Empty in
+	// results before load kinds (their threads were alu).
+	LoadKind  string `json:"load_kind,omitempty"`
+	LoadBytes int64  `json:"load_bytes,omitempty"`
+	LoadNote  string `json:"load_note,omitempty"`
 	// SettleMinMS is the floor of the adaptive settle (settle_ms its
 	// bound); equal to settle_ms, the settle was fixed. Absent in results
 	// made before the settle was adaptive.

@@ -318,7 +318,11 @@ func (r *runner) startLoad(ctx context.Context) error {
 	if r.opt.Load == 0 {
 		return nil
 	}
-	stop, info, err := machine.StartLoad(r.opt.Load, r.res.Protocol.BenchCPUs)
+	kind, bytes := machine.LoadALU, int64(0)
+	if r.opt.LoadKind == machine.LoadMemory {
+		kind, bytes = machine.LoadMemory, machine.LoadMemoryBytes()
+	}
+	stop, info, err := machine.StartLoadKind(kind, bytes, r.opt.Load, r.res.Protocol.BenchCPUs)
 	if err != nil {
 		return fmt.Errorf("load=%d: %w", r.opt.Load, err)
 	}
@@ -329,6 +333,7 @@ func (r *runner) startLoad(ctx context.Context) error {
 	r.stopLoad = stop
 	r.res.Protocol.LoadCPUs = info.CPUs
 	r.res.Protocol.LoadNote = info.Note
+	r.res.Protocol.LoadKind, r.res.Protocol.LoadBytes = kind, bytes
 	return nil
 }
 
