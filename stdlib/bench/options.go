@@ -191,7 +191,7 @@ var keyHelp = map[string]string{
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
 	"pages":    "huge measures the kernel with huge pages (THP: madvise and MADV_COLLAPSE) for its static and setup memory beside the default 4 KiB pages, in the same run (ratios huge/4K; the control of a TLB effect); 4k is the default",
-	"pad":      "BYTES builds the kernel with -DBENCH_PAD=BYTES and measures it beside the kernel without (BENCH_PAD 0), in the same run (ratios padded/unpadded; the control of set conflicts from a power-of-two row stride; C only), e.g. pad=64",
+	"pad":      "BYTES builds the kernel with -DBENCH_PAD=BYTES and measures it beside the kernel without (BENCH_PAD 0), in the same run (ratios padded/unpadded; the control of set conflicts from a power-of-two row stride; C only), e.g. pad=128",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 
 	// The machine's measured identity (internal/machine fingerprint.go).

@@ -128,7 +128,7 @@ func strideSentences(r *Result) []Sentence {
 			continue
 		}
 		text := fmt.Sprintf("%s: its inner loop steps %s per access, a power of two: every access lands at the same offset of a page, so in the same few cache sets, "+
-			"and set conflicts are likely; they are not measured here: pad=64 measures the rows padded by BENCH_PAD bytes beside these", v.Name, bytesText(stride))
+			"and set conflicts are likely; they are not measured here: pad=BYTES (e.g. pad=128) measures rows padded by BENCH_PAD bytes beside these", v.Name, bytesText(stride))
 		out = append(out, one(TopicControl, KindStride, v.Name, text)...)
 	}
 	return out

@@ -19,7 +19,7 @@ import (
 var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
-	3: "e4fd1968dd5c190003f8a019ad72bd872bdbf410c59e17bf46bb03492542ba0b",
+	3: "ac5101c1c401c368201da86bcd2b4ed638606f523e2f7f88ca2e410ed2faa157",
 }
 
 // TestTextVersion notices that the text the report writes changed under
