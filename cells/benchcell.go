@@ -75,7 +75,14 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	if err != nil {
 		return nil, "", err
 	}
-	base, note, err := s.baseline(name, k, opt.BaselineName)
+	runK := k // what runs as the kernel: k, or a control's build (controls.go)
+	var base *harness.Kernel
+	var note string
+	if opt.Pages != "" || opt.Pad > 0 {
+		runK, base, note, err = s.control(ctx, name, k, opt)
+	} else {
+		base, note, err = s.baseline(name, k, opt.BaselineName)
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -112,7 +119,7 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	opt.Progress = func(p bench.Progress) {
 		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)%s", name, p, time.Since(start).Seconds(), lead), true)
 	}
-	r, err := bench.Run(ctx, k, opt)
+	r, err := bench.Run(ctx, runK, opt)
 	if r != nil {
 		s.mu.Lock()
 		s.benched[name] = k

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"golang.org/x/sys/unix"
 	"os"
 	"slices"
 	"strconv"
@@ -76,7 +77,12 @@ func TestLatencyRecords(t *testing.T) {
 					t.Errorf("variant %s: finding %q", v.Name, v.Finding)
 				}
 			}
+			var ts unix.Timespec
+			_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+			before := ts.Nano()
 			recs := runKernel(t, k, "-slots", "plain,spiky", "-cold", "spiky", "-settle-ms", "5", "-warmup", "2", "-rounds", "3")
+			_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+			after := ts.Nano()
 			var lat []Record
 			var ticks, buckets []string
 			for _, r := range recs {
@@ -121,6 +127,17 @@ func TestLatencyRecords(t *testing.T) {
 			maxTicks, _ := l.Float("max_ticks")
 			if rate <= 0 || maxTicks/rate < 20 {
 				t.Errorf("max %.0f ticks at %.1f per us: below the 20 us spin", maxTicks, rate)
+			}
+			// Where the worst was: a pass and an operation of those
+			// measured, begun while the process ran; the empty
+			// operations' worst is at least their median.
+			maxPass, _ := l.Int("max_pass")
+			maxOp, _ := l.Int("max_op")
+			at, _ := l.Int("max_at_ns")
+			emptyMax, _ := l.Int("empty_max_ticks")
+			overhead, _ := l.Int("overhead_ticks")
+			if maxPass < 0 || maxPass >= passes || maxOp < 0 || maxOp >= ops || at < before || at > after || emptyMax < overhead {
+				t.Errorf("worst at pass %d op %d, %d ns (run %d..%d); empty worst %d ticks, median %d", maxPass, maxOp, at, before, after, emptyMax, overhead)
 			}
 		})
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // Record is one line a kernel binary wrote: its kind ("start", "layout", "pinned",
-// "cold", "clock", "gaps", "phase", "batch", "freq", "sample", "checksum",
+// "cold", "clock", "gaps", "phase", "pages", "batch", "freq", "sample", "checksum",
 // "error", "done") and its key=value fields. records.md is the spec of every kind.
 type Record struct {
 	Kind   string
@@ -86,7 +86,8 @@ func (rr *RecordReader) Skipped() int { return rr.skipped }
 // kinds are the record kinds of records.md (TestRecordsSpecKinds).
 var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
 	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true, "freq": true,
-	"ticks": true, "latency_buckets": true, "latency": true} // the last three: BENCH_OPS (latency.c, latency.go)
+	"ticks": true, "latency_buckets": true, "latency": true, // these three: BENCH_OPS (latency.c, latency.go)
+	"pages": true} // -pages
 
 // ParseRecord parses one line: a kind then key=value fields. The value of
 // "msg" runs to the end of the line.

@@ -198,10 +198,10 @@ func TestRecordsSpec(t *testing.T) {
 		args   []string
 	}{
 		{"everything", 0, []string{"-slots", "discarded,sink,checksum", "-cold", "sink", "-pin", firstCPU(t), "-clock",
-			"-gaps-ms", "5", "-settle-ms", "1", "-warmup", "1", "-rounds", "2", "-calibrate-reads", "100", "-order-seed", "3", "-freq"}},
+			"-gaps-ms", "5", "-settle-ms", "1", "-warmup", "1", "-rounds", "2", "-calibrate-reads", "100", "-order-seed", "3", "-freq", "-pages", "4k"}},
 		{"stopped", 0, []string{"-slots", "sink", "-step", "-rounds", "1"}},
 		{"cold after setup, layout", 0, []string{"-slots", "sink", "-cold", "sink", "-cold-after-setup", "-evict-bytes", "1048576",
-			"-settle-ms", "1", "-rounds", "1", "-stack-pad", "256", "-heap-pad", "4096", "-no-aslr"}},
+			"-settle-ms", "1", "-rounds", "1", "-stack-pad", "256", "-heap-pad", "4096", "-no-aslr", "-pages", "huge"}},
 		{"error", 2, []string{"-slots", "sink,nosuch"}},
 	}
 	used := map[string]bool{}

@@ -2,8 +2,11 @@ package machine
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +37,64 @@ const loadChunk = 1024
 // info.Note says so. stop ends the threads and returns once every one has
 // exited; it may be called more than once. k = 0 starts nothing.
 func StartLoad(k int, avoid []int) (stop func(), info LoadInfo, err error) {
+	return StartLoadKind(LoadALU, 0, k, avoid)
+}
+
+// The kinds of load StartLoadKind starts.
+const (
+	// LoadALU spins on a chain of dependent integer additions: it takes a
+	// CPU and nothing of the memory system.
+	LoadALU = "alu"
+	// LoadMemory streams writes over a buffer of its own, one byte in every
+	// 64 (each cache line read for ownership, written back when evicted),
+	// twice the last-level cache (LoadMemoryBytes): it takes the shared
+	// cache and the memory bandwidth.
+	LoadMemory = "memory"
+)
+
+// MaxLoadMemoryBytes bounds a memory load thread's buffer.
+const MaxLoadMemoryBytes = 512 << 20
+
+// LoadMemoryBytes is the buffer of a memory load thread: twice the largest
+// cache /sys lists for CPU 0, else 64 MiB, at most MaxLoadMemoryBytes.
+func LoadMemoryBytes() int64 {
+	var largest int64
+	for _, c := range readCaches(os.DirFS("/"), "sys/devices/system/cpu/cpu0/cache") {
+		largest = max(largest, cacheBytes(c.Size))
+	}
+	if largest == 0 {
+		return 64 << 20
+	}
+	return min(2*largest, MaxLoadMemoryBytes)
+}
+
+// cacheBytes reads a /sys cache size: "48K", "2048K", "260M"; 0 if not one.
+func cacheBytes(s string) int64 {
+	mult := int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		mult, s = 1<<10, strings.TrimSuffix(s, "K")
+	case strings.HasSuffix(s, "M"):
+		mult, s = 1<<20, strings.TrimSuffix(s, "M")
+	case strings.HasSuffix(s, "G"):
+		mult, s = 1<<30, strings.TrimSuffix(s, "G")
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n * mult
+}
+
+// StartLoadKind is StartLoad with the kind of work each thread does
+// (LoadALU or LoadMemory, the latter over bytes bytes each).
+func StartLoadKind(kind string, bytes int64, k int, avoid []int) (stop func(), info LoadInfo, err error) {
+	if kind != LoadALU && kind != LoadMemory {
+		return nil, LoadInfo{}, fmt.Errorf("load: kind %q, want %s or %s", kind, LoadALU, LoadMemory)
+	}
+	if kind == LoadMemory && bytes < 64 {
+		return nil, LoadInfo{}, fmt.Errorf("load: a memory load of %d bytes, want at least 64", bytes)
+	}
 	if k < 0 {
 		return nil, LoadInfo{}, fmt.Errorf("load: %d threads asked, want 0 or more", k)
 	}
@@ -55,7 +116,7 @@ func StartLoad(k int, avoid []int) (stop func(), info LoadInfo, err error) {
 			info.CPUs = append(info.CPUs, cpu)
 		}
 		wg.Add(1)
-		go spin(i, cpu, quit, ready, &wg)
+		go spin(i, cpu, kind, bytes, quit, ready, &wg)
 	}
 	var errs []error
 	info.TIDs = make([]int, k)
@@ -107,7 +168,7 @@ func loadCPUs(avoid []int) ([]int, error) {
 // other goroutines. The one exception is the process's main thread, which
 // the runtime parks for good instead of ending it: for that case spin puts
 // the thread's affinity back before it returns.
-func spin(index, cpu int, quit <-chan struct{}, ready chan<- loadStart, wg *sync.WaitGroup) {
+func spin(index, cpu int, kind string, bytes int64, quit <-chan struct{}, ready chan<- loadStart, wg *sync.WaitGroup) {
 	defer wg.Done()
 	runtime.LockOSThread()
 	s := loadStart{index: index, tid: unix.Gettid()}
@@ -123,17 +184,41 @@ func spin(index, cpu int, quit <-chan struct{}, ready chan<- loadStart, wg *sync
 			defer unix.SchedSetaffinity(0, &old)
 		}
 	}
+	var buf []byte
+	if s.err == nil && kind == LoadMemory {
+		buf = make([]byte, bytes)
+		stream(buf, 0, len(buf)) // every page mapped before the run starts
+	}
 	ready <- s
 	if s.err != nil {
 		return
 	}
-	for {
+	for off := 0; ; {
 		select {
 		case <-quit:
 			return
 		default:
-			driver.FreqChain(loadChunk, 1)
+			if buf == nil {
+				driver.FreqChain(loadChunk, 1)
+				continue
+			}
+			end := min(off+loadStreamChunk, len(buf))
+			stream(buf, off, end)
+			if off = end; off == len(buf) {
+				off = 0
+			}
 		}
+	}
+}
+
+// loadStreamChunk is how many bytes a memory load thread streams over
+// between two looks at its stop signal: 1 MiB, some tens of microseconds.
+const loadStreamChunk = 1 << 20
+
+// stream writes one byte in every 64 of buf[from:to].
+func stream(buf []byte, from, to int) {
+	for i := from; i < to; i += 64 {
+		buf[i]++
 	}
 }
 

@@ -246,3 +246,55 @@ func TestCounterShapeHasNoOracle(t *testing.T) {
 		}
 	}
 }
+
+// Mechanisms named without their control (issue 20, item 2): the TLB
+// beside a pages=huge run that decided nothing, set conflicts beside a
+// pad=64 build that ran slower, the cause of a worst operation named
+// above the interruption floor. Each fails; the renderer's sentences for
+// the same results hold.
+func TestMechanismsOnlyFromControls(t *testing.T) {
+	pages := pick(t, func(r *bench.Result) bool {
+		return r.Control != nil && r.Control.Kind == bench.ControlPages && r.Baseline != nil && r.Baseline.Verdicts[0].Verdict == bench.VerdictUndefined
+	})
+	sentencesPass(t, pages)
+	v := pages.Baseline.Verdicts[0]
+	mustFail(t, pages, bench.Sentence{Claim: bench.ClaimControlVerdict, Variant: v.Name,
+		Text: v.Name + ": huge pages against 4 KiB pages undefined, measured in the same run: TLB misses of the 4 KiB pages account for the difference"})
+
+	pad := pick(t, func(r *bench.Result) bool {
+		return r.Control != nil && r.Control.Kind == bench.ControlPad && r.Control.Value == "64"
+	})
+	sentencesPass(t, pad)
+	v = pad.Baseline.Verdicts[0]
+	mustFail(t, pad, bench.Sentence{Claim: bench.ClaimControlVerdict, Variant: v.Name,
+		Text: v.Name + ": with rows padded 1.5x slower than with unpadded rows, measured in the same run: the unpadded walk's stride of 8 KiB, a power of two, made its accesses conflict in the same cache sets, and padding relieved it"})
+
+	// The stride finding on a variant whose assembly steps no such stride.
+	walk := pick(t, func(r *bench.Result) bool { return r.Variant("rows") != nil && r.Control == nil })
+	mustFail(t, walk, bench.Sentence{Claim: bench.ClaimStride, Variant: "rows",
+		Text: "rows: its inner loop steps 8 KiB per access, a power of two: set conflicts are likely"})
+
+	// "a single event (a realloc, a rehash, a page fault, an interrupt)".
+	ops := pick(t, func(r *bench.Result) bool {
+		for _, s := range bench.Sentences(r) {
+			if prose.ClaimOf(s) == prose.ClaimLatencyAlone {
+				return true
+			}
+		}
+		return false
+	})
+	for _, s := range bench.Sentences(ops) {
+		if prose.ClaimOf(s) != prose.ClaimLatencyAlone {
+			continue
+		}
+		bad := s
+		bad.Text = strings.SplitN(s.Text, "; ", 2)[0] + "; a single event (a realloc, a rehash, a page fault, an interrupt)"
+		mustFail(t, ops, bad)
+		l := ops.Variant(s.Variant).Latency
+		if l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks {
+			bad.Text = strings.SplitN(s.Text, "; ", 2)[0] + "; an interruption explains it, not the operation"
+			mustFail(t, ops, bad)
+		}
+		break
+	}
+}

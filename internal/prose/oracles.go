@@ -31,6 +31,10 @@ const (
 )
 
 var oracles = map[string]Oracle{
+	bench.ClaimStride:           stride,
+	bench.ClaimControlPages:     controlPages,
+	bench.ClaimControlVerdict:   controlVerdict,
+	bench.ClaimLoadKind:         loadKind,
 	bench.ClaimPartial:          partial,
 	bench.ClaimPrediction:       prediction,
 	bench.ClaimBaselineDropped:  baselineDropped,
@@ -973,8 +977,9 @@ func latencyOverhead(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-// latencyAlone: the worst is more than ten times the p99.99. (Which event
-// it was is not tested here: branch c attributes it to interruptions.)
+// latencyAlone: the worst is more than ten times the p99.99, and its cause
+// is said from the interruption floor (the empty operations' worst): an
+// interruption only within it, "does not measure what it was" only above.
 func latencyAlone(r *bench.Result, s bench.Sentence) error {
 	l, err := latencyOf(r, s)
 	if err != nil {
@@ -983,9 +988,21 @@ func latencyAlone(r *bench.Result, s bench.Sentence) error {
 	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
 		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
 	}
+	within := l.EmptyMaxTicks > 0 && l.MaxTicks <= l.EmptyMaxTicks
+	above := l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks
+	if strings.Contains(s.Text, "an interruption explains it") != within || strings.Contains(s.Text, "does not measure what it was") != above {
+		return fail("%s: the cause said does not follow from the worst %d ticks against the empty operations' %d", s.Variant, l.MaxTicks, l.EmptyMaxTicks)
+	}
+	for _, w := range []string{"realloc", "rehash", "page fault"} {
+		if strings.Contains(s.Text, w) {
+			return fail("%s: names a %s, which nothing measured", s.Variant, w)
+		}
+	}
 	return nil
 }
 
+// latencyRate: the tick rate drifted by more than rateDrift between its
+// calibrations, or the TSC lacks constant_tsc and nonstop_tsc.
 func latencyRate(r *bench.Result, s bench.Sentence) error {
 	l, err := latencyOf(r, s)
 	if err != nil {

@@ -98,6 +98,8 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs [
 	}
 	pn, errN := newP.finish(err)
 	po, errO := oldP.finish(err)
+	r.notePages(pn)
+	r.notePages(po)
 	if err == nil {
 		err = errors.Join(errN, errO)
 	}

@@ -50,7 +50,7 @@ const (
 
 // Topics lists the topics in the order Sentences writes them.
 var Topics = []string{TopicPartial, TopicPrediction, TopicBaseline, TopicDeadCode, TopicComparison,
-	TopicPlausibility, TopicCounts, TopicLatency, TopicFirstTouch, TopicResolution, TopicLayout, TopicGaps, TopicClock, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
+	TopicPlausibility, TopicCounts, TopicLatency, TopicFirstTouch, TopicResolution, TopicLayout, TopicControl, TopicGaps, TopicClock, TopicSpread, TopicBatch, TopicLoad, TopicChecksum}
 
 // The thresholds every sentence about a result is judged by, one each.
 const (
@@ -127,8 +127,8 @@ func Sentences(r *Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
-		comparisonSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, gapsSentences,
-		clockSentences, spreadSentences, batchSentences, loadSentences, checksumSentences} {
+		comparisonSentences, plausibilitySentences, countsSentences, latencySentences, firstTouchSentences, resolutionSentences, layoutSentences, controlSentences, gapsSentences,
+		clockSentences, spreadSentences, batchSentences, loadSentences, loadKindSentences, checksumSentences} {
 		out = append(out, w(f)...)
 	}
 	return out

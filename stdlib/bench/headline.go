@@ -122,6 +122,9 @@ func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
 	if bl.Other != "" {
 		than = bl.Other
 	}
+	if _, base := ControlName(r); base != "" { // a control (controls.go)
+		than = base
+	}
 	asm := "assembly differs"
 	if v.AsmSame {
 		asm = "assembly identical"

@@ -45,6 +45,18 @@ type Latency struct {
 	CPUFlags      string `json:"cpu_flags"`
 	MaxTicks      int64  `json:"max_ticks"`
 	OverheadTicks int64  `json:"overhead_ticks"`
+	// Where the worst operation was (harness 7): its measured pass and its
+	// operation in it (from 0), and CLOCK_MONOTONIC when it began; nil in
+	// results of older harnesses.
+	MaxPass *int64 `json:"max_pass,omitempty"`
+	MaxOp   *int64 `json:"max_op,omitempty"`
+	MaxAtNS *int64 `json:"max_at_ns,omitempty"`
+	// EmptyMaxTicks is the worst of the empty operations the overhead is
+	// the median of, EmptyMaxNS the same in ns: how long the timer alone
+	// took at its worst, which only an interruption of the thread makes
+	// long (the interruption floor); 0 in results of older harnesses.
+	EmptyMaxTicks int64   `json:"empty_max_ticks,omitempty"`
+	EmptyMaxNS    float64 `json:"empty_max_ns,omitempty"`
 	// Buckets are the non-empty buckets of the histogram, [index, count]
 	// (records.md: 3 significant digits).
 	Buckets [][2]int64 `json:"buckets"`
@@ -118,7 +130,17 @@ func (l *Latency) Summarize() {
 	l.P50NS, l.P99NS, l.P999NS, l.P9999NS = p[0], p[1], p[2], p[3]
 	l.MaxNS = ns(uint64(l.MaxTicks))
 	l.OverheadNS = ns(uint64(l.OverheadTicks))
+	l.EmptyMaxNS = ns(uint64(l.EmptyMaxTicks))
 }
+
+// WithinFloor says whether the worst operation is no longer than the
+// empty operations' worst: as long as an interruption of the timer alone
+// (false when the result does not record the floor).
+func (l *Latency) WithinFloor() bool { return l.EmptyMaxTicks > 0 && l.MaxTicks <= l.EmptyMaxTicks }
+
+// AboveFloor says whether the worst operation is longer than the empty
+// operations' worst (false when the result does not record the floor).
+func (l *Latency) AboveFloor() bool { return l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks }
 
 // RateDrift is how far apart the two calibrations of the tick rate are,
 // relative to their mean; 0 when one is missing.
@@ -175,6 +197,12 @@ func (c *latencyCollect) add(rec harness.Record) {
 	l.Passes, _ = rec.Int("passes")
 	l.MaxTicks, _ = rec.Int("max_ticks")
 	l.OverheadTicks, _ = rec.Int("overhead_ticks")
+	l.EmptyMaxTicks, _ = rec.Int("empty_max_ticks")
+	for key, into := range map[string]**int64{"max_pass": &l.MaxPass, "max_op": &l.MaxOp, "max_at_ns": &l.MaxAtNS} {
+		if v, err := rec.Int(key); err == nil {
+			*into = &v
+		}
+	}
 	for i := int64(0); i < 34*LatencyHalf; i++ {
 		if n := c.buckets[i]; n > 0 {
 			l.Buckets = append(l.Buckets, [2]int64{i, n})

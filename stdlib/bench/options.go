@@ -67,11 +67,13 @@ type Options struct {
 	Elements  int64    // work per pass, 0 when not given
 	Pin       int      // CPU, -1 when not pinned
 	Load      int      // busy threads on other CPUs during the run
-	Quick     bool
-	As        string        // glue variable bound to the result
-	Timeout   time.Duration // per process
-	Predict   string        // e.g. "sink/discarded>100"
-	Export    string        // file for the Go benchmark format
+	// LoadKind is what they do: "alu" (the default) or "memory" (load=memory:N).
+	LoadKind string
+	Quick    bool
+	As       string        // glue variable bound to the result
+	Timeout  time.Duration // per process
+	Predict  string        // e.g. "sink/discarded>100"
+	Export   string        // file for the Go benchmark format
 	// ResultsDir is where raw samples go before anything is shown.
 	ResultsDir string
 	// Baseline, when set, is measured in the same run beside the kernel:
@@ -124,6 +126,12 @@ type Options struct {
 	// set rule; the session builds one kernel per point (RunSweep).
 	Sweep []Axis
 	Bytes *BytesExpr
+	// Pages is "huge" for the pages=huge control (controls.go): the kernel
+	// with huge pages beside 4 KiB pages; "" without it.
+	Pages string
+	// Pad is the pad=BYTES control (controls.go): the kernel built with
+	// -DBENCH_PAD=Pad beside the kernel without; 0 without it.
+	Pad int64
 	// Progress, when set, is told what the run is doing.
 	Progress func(Progress) `json:"-"`
 }
@@ -166,7 +174,7 @@ var keyHelp = map[string]string{
 	"fresh":    "variants with a fresh-process series, comma separated",
 	"elements": "work per pass, for ns per element and the plausibility check",
 	"pin":      "CPU number every process is pinned to",
-	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's)",
+	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's): N or alu:N (a chain of dependent adds each), memory:N (each streams writes over twice the last-level cache)",
 	"quick":    "reps=runs=10, settle=20ms, budget=5s, resolve=5% (quick, quick=true or quick=1; quick=false or quick=0 is off)",
 	"as":       "glue variable bound to the result",
 	"timeout":  "time limit per process (e.g. 2m)",
@@ -182,6 +190,8 @@ var keyHelp = map[string]string{
 	"batch":    "auto (the default: a pass shorter than 100 clock reads is timed in batches), 1 (every pass timed alone, to see what the clock does to a short pass) or K passes per sample",
 	"counts":   "also count each variant's instructions per pass under valgrind (callgrind): a figure noise does not move",
 	"sweep":    "build and measure the kernel once per value, interleaved: N:4K..64M (powers of two), N:4K..64M*4 (factor 4), N:1024,4096 (a list), two axes with ';' as in \"N:4K..1M;M:1,8\" (docs/sweep.md)",
+	"pages":    "huge measures the kernel with huge pages (THP: madvise and MADV_COLLAPSE) for its static and setup memory beside the default 4 KiB pages, in the same run (ratios huge/4K; the control of a TLB effect); 4k is the default",
+	"pad":      "BYTES builds the kernel with -DBENCH_PAD=BYTES and measures it beside the kernel without (BENCH_PAD 0), in the same run (ratios padded/unpadded; the control of set conflicts from a power-of-two row stride; C only), e.g. pad=128",
 	"bytes":    "a sweep's working set per point when the static data does not give it: INT*PARAM or PARAM*INT, e.g. bytes=4*N",
 
 	// The machine's measured identity (internal/machine fingerprint.go).
@@ -297,6 +307,9 @@ func (o *Options) Check() error {
 		if err := o.checkPredict(); err != nil {
 			return err
 		}
+	}
+	if err := o.checkControl(); err != nil {
+		return err
 	}
 	return o.checkSweep()
 }
@@ -415,18 +428,17 @@ func (o *Options) set(key, val string) error {
 			return fmt.Errorf("pairs=%s: want a whole number from %d to %d (the before/after verdict is a test across the pairs)", val, MinRuns, MaxPairs)
 		}
 		o.Pairs, o.PairsFixed = n, true
-	case "warmup", "pin", "load":
+	case "load":
+		return o.setLoad(val)
+	case "warmup", "pin":
 		n, e := strconv.Atoi(val)
 		if e != nil || n < 0 {
 			return fmt.Errorf("%s=%s: want a whole number >= 0", key, val)
 		}
-		switch key {
-		case "warmup":
+		if key == "warmup" {
 			o.Warmup = n
-		case "pin":
+		} else {
 			o.Pin = n
-		default:
-			o.Load = n
 		}
 	case "elements":
 		o.Elements, err = strconv.ParseInt(val, 0, 64)
@@ -449,6 +461,8 @@ func (o *Options) set(key, val string) error {
 		o.Predict = val // checked with the sweep's axes in Check
 	case "sweep", "bytes":
 		return o.setSweep(key, val)
+	case "pages", "pad":
+		return o.setControl(key, val)
 	case "export":
 		o.Export = val
 	case "baseline":

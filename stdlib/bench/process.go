@@ -68,7 +68,7 @@ func (r *runner) exec(ctx context.Context, label string, args ...string) (*proc,
 func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	r.nproc++
 	p := &proc{Label: label, File: filepath.Join(r.dir, fmt.Sprintf("p%03d-%s.txt", r.nproc, label))}
-	full := append([]string{"run", "-out", p.File}, args...)
+	full := append(append([]string{"run", "-out", p.File}, args...), r.pagesArgs(label)...)
 	if r.opt.Pin >= 0 {
 		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
 	}
@@ -122,6 +122,7 @@ func (r *runner) execBin(ctx context.Context, bin, label string, args ...string)
 	p.Output = out.String()
 	recs, readErr := readRecordFile(p.File)
 	p.Records = recs
+	r.notePages(p)
 	if cause != nil {
 		return p, cause
 	}

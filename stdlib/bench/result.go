@@ -29,6 +29,9 @@ type Result struct {
 	// BaselineNote is what the session said of the baseline it chose (what
 	// changed since the kernel was last measured) or why there is none.
 	BaselineNote string `json:"baseline_note,omitempty"`
+	// Control, when set, says the baseline is the default side of a
+	// control (pages=, pad=; controls.go), not a previous build.
+	Control *Control `json:"control,omitempty"`
 	// Partial is set when the run was interrupted or a process failed:
 	// the samples are what had been measured by then.
 	Partial bool   `json:"partial,omitempty"`
@@ -109,8 +112,13 @@ type Protocol struct {
 	// ReadsPerPass is how many clock reads a pass must last to be timed alone.
 	ReadsPerPass int `json:"reads_per_pass,omitempty"`
 	// LoadCPUs are the CPUs the load threads were pinned to (nil: unpinned).
-	LoadCPUs []int  `json:"load_cpus,omitempty"`
-	LoadNote string `json:"load_note,omitempty"`
+	LoadCPUs []int `json:"load_cpus,omitempty"`
+	// LoadKind is what the load threads did (load=alu:N or memory:N):
+	// "alu" or "memory"; LoadBytes a memory thread's buffer. Empty in
+	// results before load kinds (their threads were alu).
+	LoadKind  string `json:"load_kind,omitempty"`
+	LoadBytes int64  `json:"load_bytes,omitempty"`
+	LoadNote  string `json:"load_note,omitempty"`
 	// SettleMinMS is the floor of the adaptive settle (settle_ms its
 	// bound); equal to settle_ms, the settle was fixed. Absent in results
 	// made before the settle was adaptive.

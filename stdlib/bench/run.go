@@ -102,6 +102,12 @@ type step struct {
 // folder before Run returns, so nothing measured is lost to an interrupt or
 // a crash. On interrupt it returns the partial result and ErrInterrupted.
 func Run(ctx context.Context, k *harness.Kernel, opt Options) (*Result, error) {
+	switch {
+	case opt.Pages == "huge" && opt.Baseline == nil:
+		opt.Baseline = k // the same binary with 4 KiB pages (controls.go)
+	case opt.Pad > 0 && opt.Baseline == nil:
+		return nil, fmt.Errorf("pad=%d: the padded build runs beside the kernel without it: give the unpadded build as Options.Baseline (a %%bench cell does)", opt.Pad)
+	}
 	r, err := newRunner(k, opt)
 	if err != nil {
 		return nil, err
@@ -184,6 +190,7 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 	}
 	r := &runner{k: k, opt: opt, dir: dir, res: newResult(k, opt)}
 	r.res.RawFile, r.res.BaselineNote = dir, opt.BaselineNote
+	r.res.Control = controlOf(opt)
 	r.data = newCollected()
 	if opt.Predict != "" {
 		r.res.Prediction, _ = ParsePrediction(opt.Predict)
@@ -311,7 +318,11 @@ func (r *runner) startLoad(ctx context.Context) error {
 	if r.opt.Load == 0 {
 		return nil
 	}
-	stop, info, err := machine.StartLoad(r.opt.Load, r.res.Protocol.BenchCPUs)
+	kind, bytes := machine.LoadALU, int64(0)
+	if r.opt.LoadKind == machine.LoadMemory {
+		kind, bytes = machine.LoadMemory, machine.LoadMemoryBytes()
+	}
+	stop, info, err := machine.StartLoadKind(kind, bytes, r.opt.Load, r.res.Protocol.BenchCPUs)
 	if err != nil {
 		return fmt.Errorf("load=%d: %w", r.opt.Load, err)
 	}
@@ -322,6 +333,7 @@ func (r *runner) startLoad(ctx context.Context) error {
 	r.stopLoad = stop
 	r.res.Protocol.LoadCPUs = info.CPUs
 	r.res.Protocol.LoadNote = info.Note
+	r.res.Protocol.LoadKind, r.res.Protocol.LoadBytes = kind, bytes
 	return nil
 }
 

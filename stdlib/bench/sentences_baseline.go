@@ -22,6 +22,9 @@ func baselineSentences(f *facts) []Sentence {
 	if bl.Other != "" {
 		who, than = "kernel "+bl.Other, bl.Other
 	}
+	if _, base := ControlName(r); base != "" { // a control (controls.go): the default side
+		who, than = "the same kernel with "+base, base
+	}
 	var head string
 	if bl.Blocks > 0 {
 		head = blocksHead(r, who, than)

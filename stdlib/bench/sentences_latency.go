@@ -37,9 +37,7 @@ func latencySentences(f *facts) []Sentence {
 			out = append(out, one(TopicLatency, "", o.name, overheadText(o.name, o.l))...)
 		}
 		if l := o.l; l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
-			out = append(out, one(TopicLatency, KindLatency, o.name, fmt.Sprintf(
-				"the worst operation of %s stands alone: %s is %s times the p99.99 %s, a single event (a realloc, a rehash, a page fault, an interrupt) rather than the end of a tail",
-				o.name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS)))...)
+			out = append(out, one(TopicLatency, KindLatency, o.name, aloneText(o.name, l))...)
 		}
 		out = append(out, one(TopicLatency, KindLatency, o.name, rateText(o.name, o.l))...)
 	}
@@ -117,7 +115,9 @@ func acrossText(ops []namedLatency) string {
 	if len(ops) < 2 {
 		return ""
 	}
+	worst := true // the first span is of the worst operations
 	span := func(x func(*Latency) float64) string {
+		defer func() { worst = false }()
 		lo, hi := ops[0], ops[0]
 		for _, o := range ops[1:] {
 			if x(o.l) < x(lo.l) {
@@ -131,8 +131,10 @@ func acrossText(ops []namedLatency) string {
 			return "is " + FormatNS(x(hi.l)) + " in each"
 		}
 		text := fmt.Sprintf("ranges from %s (%s) to %s (%s)", FormatNS(x(lo.l)), lo.name, FormatNS(x(hi.l)), hi.name)
-		if x(lo.l) > 0 {
+		if x(lo.l) > 0 && (!worst || lo.l.AboveFloor() && hi.l.AboveFloor()) {
 			text += fmt.Sprintf(", %s times", FormatBigRatio(x(hi.l)/x(lo.l)))
+		} else if x(lo.l) > 0 {
+			text += " (not divided: " + floorWhy(lo, hi) + ")"
 		}
 		return text
 	}
@@ -187,4 +189,39 @@ func rateText(name string, l *Latency) string {
 		return ""
 	}
 	return fmt.Sprintf("the times of %s's operations are doubtful: %s", name, strings.Join(why, "; "))
+}
+
+// aloneText: a worst operation far beyond the p99.99, where it was, and
+// what the run measured of its cause: within the empty operations' worst
+// it is as long as an interruption of the timer alone, so it is
+// attributed to one; above it, the run does not say what it was.
+func aloneText(name string, l *Latency) string {
+	text := fmt.Sprintf("the worst operation of %s stands alone: %s is %s times the p99.99 %s, one event rather than the end of a tail",
+		name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS))
+	if l.MaxPass != nil && l.MaxOp != nil {
+		text += fmt.Sprintf(" (operation %d of measured pass %d)", *l.MaxOp, *l.MaxPass)
+	}
+	switch {
+	case l.WithinFloor():
+		return text + fmt.Sprintf("; the worst of the empty operations, %s, is as long, and an empty operation waits for nothing but an interruption of the thread: "+
+			"an interruption explains it, not the operation", FormatNS(l.EmptyMaxNS))
+	case l.AboveFloor():
+		return text + fmt.Sprintf("; it is longer than the worst of the empty operations, %s, which bounds what an interruption did to those: "+
+			"this run does not measure what it was", FormatNS(l.EmptyMaxNS))
+	}
+	return text + "; this result does not record the empty operations' worst, so it does not tell an interruption from the operation"
+}
+
+// floorWhy says why two worst operations are not divided.
+func floorWhy(a, b namedLatency) string {
+	var in []string
+	for _, o := range []namedLatency{a, b} {
+		switch {
+		case o.l.EmptyMaxTicks <= 0:
+			return "this result does not record the empty operations' worst, the interruption floor"
+		case !o.l.AboveFloor():
+			in = append(in, o.name)
+		}
+	}
+	return fmt.Sprintf("the worst of %s is within the worst of its empty operations, as long as an interruption, and a ratio to it would divide by the noise floor", joinAnd(in))
 }

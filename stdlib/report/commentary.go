@@ -33,6 +33,7 @@ var paragraphs = []paragraph{
 	{bench.TopicFirstTouch, "First touch.", "The cold pass is each process's first timed pass; what it meets depends on when it runs, before or after setup, and on how this OS maps memory on first touch, which its page faults and setup's say."},
 	{bench.TopicResolution, "What one run can resolve.", ""},
 	{bench.TopicLayout, "Layout.", ""},
+	{bench.TopicControl, "Controls.", "A control runs the kernel under one changed condition beside itself, in the same run; a mechanism is named only from the control that isolates it."},
 	{bench.TopicGaps, "Interruptions.", ""},
 	{bench.TopicClock, "The clock during the run.", ""},
 	{bench.TopicSpread, "Spread.", ""},

@@ -69,6 +69,9 @@ func everything() *bench.Result {
 	bench.JudgeBaseline(r, r.Baseline)
 	r.Baseline.Counts = map[string]int64{r.Variants[0].Name: 3145760}
 	r.Variants[0].Latency = simulatedLatency() // latency_test.go
+	// An inner loop that steps 8 KiB per access: the stride finding.
+	r.Variants[0].Asm = "bench_time_naive:\n  10:\tcall   0 <clock_gettime@plt>\n  20:\taddss  (%rax),%xmm0\n  24:\tadd    $0x2000,%rax\n" +
+		"  2a:\tcmp    %rdx,%rax\n  2d:\tjne    20 <bench_time_naive+0x10>\n  30:\tcall   0 <clock_gettime@plt>\n"
 	return refresh(r)
 }
 

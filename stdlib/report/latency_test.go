@@ -11,7 +11,7 @@ import (
 // 9000 and one of 2,000,000 at 2000 ticks per us; timer overhead 36 ticks.
 func simulatedLatency() *bench.Latency {
 	l := &bench.Latency{OpsPerPass: 1000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
-		MaxTicks: 2000000, OverheadTicks: 36, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
+		MaxTicks: 2000000, OverheadTicks: 36, EmptyMaxTicks: 4000, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
 		Buckets: [][2]int64{{40, 2990}, {int64(bench.LatencyIndex(9000)), 9}, {int64(bench.LatencyIndex(2000000)), 1}}}
 	l.Summarize()
 	return l

@@ -27,6 +27,13 @@
 
 #define BENCHBOOK_HARNESS_VERSION 7
 
+/* BENCH_PAD: bytes a kernel may add to each row of a table whose row stride
+ * is a power of two (%bench pad=BYTES measures a build with
+ * -DBENCH_PAD=BYTES beside the build without it); 0 unless given. */
+#ifndef BENCH_PAD
+#define BENCH_PAD 0
+#endif
+
 typedef int64_t (*bench_once_fn_)(void);
 typedef int64_t (*bench_batch_fn_)(int64_t);
 

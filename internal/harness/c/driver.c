@@ -323,6 +323,69 @@ static void evict(long long bytes) {
   record("phase name=evict ns=%lld bytes=%lld huge=%d", (long long)(now_ns() - t0), bytes, hugepages);
 }
 
+/* Pages (-pages 4k|huge): the page size of the kernel's static and setup
+ * memory, the control of a TLB effect. Every private writable anonymous
+ * mapping (the .bss past the file, [heap], malloc's mmaps; not the stack)
+ * is advised MADV_HUGEPAGE (its 2 MiB-aligned interior) or MADV_NOHUGEPAGE
+ * (all of it), once before the cold pass and again after setup (for what
+ * setup mapped); with huge, after setup, MADV_COLLAPSE makes THPs of what
+ * setup wrote (a write to a read-mapped huge zero page splits it into 4 KiB
+ * pages). The pages record says what the process got: AnonHugePages summed
+ * over /proc/self/smaps. */
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
+#define PAGES_HUGE_BYTES (2UL << 20)
+static int pages_mode_; /* 0: not asked, 1: 4k, 2: huge */
+static long long pages_advised_;
+static int pages_collapse_errno_ = -1; /* -1 not tried, 0 all collapsed, else the first errno */
+
+static void pages_advise(int collapse) {
+  FILE *f = fopen("/proc/self/maps", "r");
+  if (!f) fail("-pages: cannot read /proc/self/maps: ", strerror(errno));
+  char line[1024];
+  pages_advised_ = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi, off, inode;
+    char perms[8], dev[32], path[512] = "";
+    if (sscanf(line, "%lx-%lx %7s %lx %31s %lu %511s", &lo, &hi, perms, &off, dev, &inode, path) < 6) continue;
+    if (perms[0] != 'r' || perms[1] != 'w' || perms[3] != 'p' || inode != 0) continue;
+    if (path[0] == '[' && strcmp(path, "[heap]") != 0) continue; /* [stack], [vvar], ... */
+    if (pages_mode_ == 1) {
+      if (madvise((void *)lo, hi - lo, MADV_NOHUGEPAGE) == 0) pages_advised_ += (long long)(hi - lo);
+      continue;
+    }
+    unsigned long a = (lo + PAGES_HUGE_BYTES - 1) & ~(PAGES_HUGE_BYTES - 1), b = hi & ~(PAGES_HUGE_BYTES - 1);
+    if (a >= b) continue;
+    if (madvise((void *)a, b - a, MADV_HUGEPAGE) != 0) continue;
+    pages_advised_ += (long long)(b - a);
+    if (collapse) {
+      int e = madvise((void *)a, b - a, MADV_COLLAPSE) == 0 ? 0 : errno;
+      if (pages_collapse_errno_ <= 0) pages_collapse_errno_ = e;
+    }
+  }
+  fclose(f);
+}
+
+/* anon_huge_kb sums AnonHugePages over /proc/self/smaps. */
+static long long anon_huge_kb(void) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  long long sum = 0, kb;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "AnonHugePages: %lld kB", &kb) == 1) sum += kb;
+  fclose(f);
+  return sum;
+}
+
+static void pages_after_setup(void) {
+  if (!pages_mode_) return;
+  pages_advise(pages_mode_ == 2);
+  record("pages mode=%s advised_bytes=%lld anon_huge_kb=%lld collapse_errno=%d", pages_mode_ == 2 ? "huge" : "4k",
+         pages_advised_, anon_huge_kb(), pages_collapse_errno_);
+}
+
 static void run_setup(void) {
   if (!setup_fn_) return;
   long f0 = minflt_now();
@@ -550,10 +613,12 @@ typedef struct {
 /* prelude runs what comes before the measured rounds, in the protocol's order. */
 static void prelude(const prelude_t *o) {
   if (o->pin_cpu >= 0) pin(o->pin_cpu);
+  if (pages_mode_) pages_advise(0);
   if (o->cold_variant && !o->cold_after_setup) cold(o->cold_variant, "start");
   if (o->clock) clock_stats();
   if (o->gaps_ms > 0) gaps(o->gaps_ms);
   run_setup();
+  pages_after_setup();
   if (o->cold_after_setup) {
     evict(o->evict_bytes);
     cold(o->cold_variant, "setup");
@@ -690,6 +755,11 @@ int main(int argc, char **argv) {
     else if (strcmp(a, "-heap-pad") == 0) run.heap_pad = (long long)parse_u64(a, val);
     else if (strcmp(a, "-calibrate-reads") == 0) pre->calib_reads = atof(val);
     else if (strcmp(a, "-gaps-ms") == 0) pre->gaps_ms = atof(val);
+    else if (strcmp(a, "-pages") == 0) {
+      if (strcmp(val, "4k") == 0) pages_mode_ = 1;
+      else if (strcmp(val, "huge") == 0) pages_mode_ = 2;
+      else fail("-pages: want 4k or huge, not ", val);
+    }
     else if (strcmp(a, "-order-seed") == 0) { rng_state_ = parse_u64(a, val); shuffle_ = 1; }
     else fail("unknown option ", a);
   }

@@ -34,11 +34,17 @@ typedef struct {
   uint64_t *hist; /* LAT_BUCKETS counts */
   uint64_t max, overhead;
   int64_t passes;
+  /* Where the worst operation was: its measured pass (from 0), its index
+   * in the pass, and CLOCK_MONOTONIC at its BENCH_OP_BEGIN; empty_max is
+   * the worst of the n empty operations of the prelude. */
+  int64_t max_pass, max_op, max_at_ns;
+  uint64_t empty_max;
 } lat_slot_t;
 
 static lat_slot_t lat_slots_[BENCH_MAX_SLOTS];
 static int lat_any_;
-static uint64_t lat_cur_max_;
+static uint64_t lat_cur_max_, lat_cur_max_t0_;
+static int64_t lat_cur_max_op_;
 static double lat_rate_start_;
 
 static inline int lat_index(uint64_t v) {
@@ -56,7 +62,11 @@ static inline uint64_t lat_lowest(int i) {
 void bench_ops_add_(uint64_t ticks) {
   if ((int64_t)ticks < 0) ticks = 0; /* a counter that went back (another core's TSC) */
   bench_ops_.hist[lat_index(ticks)]++;
-  if (ticks > lat_cur_max_) lat_cur_max_ = ticks;
+  if (ticks > lat_cur_max_) {
+    lat_cur_max_ = ticks;
+    lat_cur_max_t0_ = bench_ops_.t0;
+    lat_cur_max_op_ = bench_ops_.begins - 1;
+  }
 }
 
 /* lat_percentile: the lowest value of the bucket that holds the operation
@@ -167,11 +177,13 @@ static void lat_prelude(void) {
     memset(h, 0, LAT_BUCKETS * sizeof(uint64_t));
     memset(&bench_ops_, 0, sizeof bench_ops_);
     bench_ops_.hist = h;
+    lat_cur_max_ = 0;
     for (int64_t i = 0; i < lat_slots_[s].n; i++) {
       BENCH_OP_BEGIN;
       BENCH_OP_END;
     }
     lat_slots_[s].overhead = lat_percentile(h, 0.5);
+    lat_slots_[s].empty_max = lat_cur_max_;
   }
   memset(&bench_ops_, 0, sizeof bench_ops_);
   free(h);
@@ -202,8 +214,17 @@ static void lat_after(int s) {
   if (bench_ops_.begins != want)
     lat_fail("BENCH_OPS(%s, %lld) at line %d: a pass did %lld operations (BENCH_OP_BEGIN ... BENCH_OP_END), not %lld",
              name, (long long)l->n, l->line, (long long)(bench_ops_.begins / slots_[s].k), (long long)l->n);
+  if (lat_cur_max_ > l->max) {
+    /* CLOCK_MONOTONIC at the operation's start: now, less the ticks since. */
+    uint64_t ticks_now = bench_tick_end_();
+    int64_t ns_now = now_ns();
+    double rate = lat_rate_start_ > 0 ? lat_rate_start_ : 1000.0;
+    l->max = lat_cur_max_;
+    l->max_pass = l->passes + lat_cur_max_op_ / l->n;
+    l->max_op = lat_cur_max_op_ % l->n;
+    l->max_at_ns = ns_now - (int64_t)((double)(ticks_now - lat_cur_max_t0_) * 1000.0 / rate);
+  }
   l->passes += slots_[s].k;
-  if (lat_cur_max_ > l->max) l->max = lat_cur_max_;
 }
 
 /* lat_end writes the tick rate again and each BENCH_OPS slot's histogram:
@@ -235,8 +256,9 @@ static void lat_end(void) {
     }
     if (len) record("latency_buckets slot=%d buckets=%s", s, buf);
     record("latency slot=%d variant=%s ops=%lld passes=%lld n=%llu max_ticks=%llu overhead_ticks=%llu ticks_per_us=%.6f "
-           "nonempty=%d",
+           "nonempty=%d max_pass=%lld max_op=%lld max_at_ns=%lld empty_max_ticks=%llu",
            s, variants_[slots_[s].variant].name, (long long)l->n, (long long)l->passes, (unsigned long long)count,
-           (unsigned long long)l->max, (unsigned long long)l->overhead, rate, nonempty);
+           (unsigned long long)l->max, (unsigned long long)l->overhead, rate, nonempty, (long long)l->max_pass,
+           (long long)l->max_op, (long long)l->max_at_ns, (unsigned long long)l->empty_max);
   }
 }

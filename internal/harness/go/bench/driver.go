@@ -48,6 +48,7 @@ type slot struct {
 type driver struct {
 	variants []Variant
 	setup    func()
+	pages    pages    // -pages
 	out      *os.File // unbuffered: a record is in the file when record returns
 	slots    []*slot
 	readCost float64
@@ -110,6 +111,7 @@ func (d *driver) run(args []string) error {
 	fs.Func("stack-pad", "move the stack of the measuring code down by this many bytes", decimal(&stackPad))
 	fs.Func("heap-pad", "allocate and keep this many bytes before setup", decimal(&heapPad))
 	noASLR := fs.Bool("no-aslr", false, "re-execute once with address space randomisation off")
+	fs.Func("pages", "page size of the static and setup memory: 4k or huge", d.pages.set)
 	freq := fs.Bool("freq", false, "estimate the core clock right before the warmup and right after the measured rounds")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
@@ -195,6 +197,11 @@ func (d *driver) prelude(p prelude) error {
 		}
 		d.record("pinned cpu=%d", p.pin)
 	}
+	if d.pages.mode != 0 {
+		if err := d.pages.advise(false); err != nil {
+			return err
+		}
+	}
 	if p.cold != "" && !p.coldAfterSetup {
 		if err := d.cold(p.cold, "start"); err != nil {
 			return err
@@ -207,6 +214,9 @@ func (d *driver) prelude(p prelude) error {
 		d.gaps(p.gapsMS)
 	}
 	d.runSetup()
+	if err := d.pagesAfterSetup(); err != nil {
+		return err
+	}
 	if p.coldAfterSetup {
 		if err := d.evict(p.evictBytes); err != nil {
 			return err

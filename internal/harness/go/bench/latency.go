@@ -33,6 +33,8 @@ type Op struct {
 	bad    string   // the first misuse, with its line
 	hist   []uint64 // the histogram of a measured pass, else nil
 	max    uint64
+	maxT0  uint64 // the counter at the Begin of the worst operation
+	maxOp  int64  // its index in the pass (from 0, over a batch's k passes)
 }
 
 // theOp is the one Op of the process: passes run one at a time.
@@ -74,7 +76,9 @@ func (o *Op) add(t uint64) {
 		t = 0 // a counter that went back
 	}
 	o.hist[latIndex(t)]++
-	o.max = max(o.max, t)
+	if t > o.max {
+		o.max, o.maxT0, o.maxOp = t, o.t0, o.begins-1
+	}
 }
 
 // The histogram: HDR style with 3 significant digits, as in the C driver
@@ -127,6 +131,11 @@ type latSlot struct {
 	n, passes     int64
 	hist          []uint64
 	max, overhead uint64
+	// Where the worst operation was: its measured pass (from 0), its index
+	// in the pass, and CLOCK_MONOTONIC at its Begin; emptyMax is the worst
+	// of the n empty operations of the prelude.
+	maxPass, maxOp, maxAtNS int64
+	emptyMax                uint64
 }
 
 // latency is the driver's BENCH_OPS state.
@@ -216,6 +225,7 @@ func (d *driver) latPrelude() {
 			theOp.End()
 		}
 		l.overhead = latPercentile(h, 0.5)
+		l.emptyMax = theOp.max
 	}
 	theOp = Op{}
 }
@@ -240,8 +250,17 @@ func (d *driver) latAfter(i int) error {
 		return fmt.Errorf("%s (line %d, //bench:ops %d): a pass did %d operations (op.Begin ... op.End), not %d",
 			s.v.Name, s.v.Line, l.n, o.begins/s.k, l.n)
 	}
+	if o.max > l.max {
+		// CLOCK_MONOTONIC at the operation's Begin: now, less the ticks since.
+		ticksNow, nsNow := tickEnd(), Now()
+		rate := d.lat.rateStart
+		if rate <= 0 {
+			rate = 1000
+		}
+		l.max, l.maxPass, l.maxOp = o.max, l.passes+o.maxOp/l.n, o.maxOp%l.n
+		l.maxAtNS = nsNow - int64(float64(ticksNow-o.maxT0)*1000/rate)
+	}
 	l.passes += s.k
-	l.max = max(l.max, o.max)
 	return nil
 }
 
@@ -279,7 +298,7 @@ func (d *driver) latEnd() {
 		if buf.Len() > 0 {
 			d.record("latency_buckets slot=%d buckets=%s", i, buf.String())
 		}
-		d.record("latency slot=%d variant=%s ops=%d passes=%d n=%d max_ticks=%d overhead_ticks=%d ticks_per_us=%.6f nonempty=%d",
-			i, d.slots[i].v.Name, l.n, l.passes, count, l.max, l.overhead, rate, nonempty)
+		d.record("latency slot=%d variant=%s ops=%d passes=%d n=%d max_ticks=%d overhead_ticks=%d ticks_per_us=%.6f nonempty=%d max_pass=%d max_op=%d max_at_ns=%d empty_max_ticks=%d",
+			i, d.slots[i].v.Name, l.n, l.passes, count, l.max, l.overhead, rate, nonempty, l.maxPass, l.maxOp, l.maxAtNS, l.emptyMax)
 	}
 }
