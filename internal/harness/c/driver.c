@@ -299,6 +299,7 @@ static volatile unsigned char evict_sink_;
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
+#define EVICT_TLB_PAGES 8192
 static void evict(long long bytes) {
   if (bytes <= 0) {
     long long llc = llc_bytes();
@@ -320,6 +321,20 @@ static void evict(long long bytes) {
   for (long long i = 0; i < bytes; i += 64) p[i] = (unsigned char)i;
   evict_sink_ = p[bytes - 1];
   munmap(m, len);
+  if (hugepages) {
+    /* A few hundred huge pages leave most TLB entries alone, where 4 KiB
+     * pages took them all: one write to each page of a 4 KiB-page mapping
+     * of EVICT_TLB_PAGES pages (twice the largest second-level TLB of these
+     * CPUs) takes them again. */
+    size_t tlb = (size_t)EVICT_TLB_PAGES * 4096;
+    unsigned char *q = mmap(NULL, tlb, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (q == MAP_FAILED) fail("evict: mmap failed: ", strerror(errno));
+    madvise(q, tlb, MADV_NOHUGEPAGE);
+    madvise(q, tlb, MADV_POPULATE_WRITE);
+    for (size_t i = 0; i < tlb; i += 4096) q[i] = (unsigned char)i;
+    evict_sink_ ^= q[tlb - 1];
+    munmap(q, tlb);
+  }
   record("phase name=evict ns=%lld bytes=%lld huge=%d", (long long)(now_ns() - t0), bytes, hugepages);
 }
 
