@@ -232,3 +232,39 @@ func All(r io.Reader, syntax Syntax) (map[string]Func, error) {
 	}
 	return out, rd.Err()
 }
+
+// textInstRE is an instruction line of Func.Text: "  ADDR:\tTEXT" from
+// GNU objdump, "  FILE:LINE ADDR:\tTEXT" from go tool objdump.
+var textInstRE = regexp.MustCompile(`^  (?:(\S+)\s+)?([0-9a-f]+):\t(.*)$`)
+
+// ParseText reads back a function written by Func.Text, in either syntax,
+// as the disassembler gave it: the same instructions, with the same
+// mnemonics, operands, targets and symbols. A line that is not an
+// instruction is an error naming its line number.
+func ParseText(text string) (Func, error) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	name, ok := strings.CutSuffix(lines[0], ":")
+	if !ok || name == "" || strings.HasPrefix(name, " ") {
+		return Func{}, fmt.Errorf("line 1: %q is not a function header (NAME:)", lines[0])
+	}
+	f := Func{Name: name}
+	for i, line := range lines[1:] {
+		m := textInstRE.FindStringSubmatch(line)
+		if m == nil {
+			return Func{}, fmt.Errorf("line %d: %q is not an instruction (ADDR:<tab>TEXT)", i+2, line)
+		}
+		var in Inst
+		if m[1] != "" {
+			// The Go form: rebuild the line go tool objdump printed.
+			in, ok = parseGoInst(fmt.Sprintf("  %s\t0x%s\t00\t%s", m[1], m[2], m[3]))
+		} else {
+			in, ok = parseGNUInst("  " + m[2] + ":\t" + m[3])
+		}
+		if !ok {
+			return Func{}, fmt.Errorf("line %d: %q is not an instruction", i+2, line)
+		}
+		in.Text = m[3]
+		f.Insts = append(f.Insts, in)
+	}
+	return f, nil
+}
