@@ -19,7 +19,7 @@ import (
 var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
-	3: "756ca115bd8371f36f054ef2b5b4b930f7a4bad9a405f1373e550c9d10b7d228",
+	3: "8035418eee5aef298a09090dff861620efc9154886c2f1bdcc3e7cd84fd6f163",
 }
 
 // TestTextVersion notices that the text the report writes changed under
