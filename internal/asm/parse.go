@@ -56,14 +56,13 @@ func (f Func) Text() string {
 
 // Reader reads functions from disassembler output, like bufio.Scanner:
 // Scan advances to the next function, Func returns it, Err reports the
-// first read error. Lines it cannot parse are skipped and counted.
+// first read error. Lines it cannot parse are skipped.
 type Reader struct {
 	sc      *bufio.Scanner
 	syntax  Syntax
 	cur     Func
 	pending *Func
 	err     error
-	skipped int
 }
 
 // NewReader returns a Reader of r in the given syntax.
@@ -103,8 +102,6 @@ func (r *Reader) Scan() bool {
 		}
 		if in, ok := r.inst(line); ok {
 			r.pending.Insts = append(r.pending.Insts, in)
-		} else if strings.TrimSpace(line) != "" && !strings.Contains(line, "...") {
-			r.skipped++
 		}
 	}
 	if err := r.sc.Err(); err != nil {
@@ -123,9 +120,6 @@ func (r *Reader) Func() Func { return r.cur }
 
 // Err returns the first read error.
 func (r *Reader) Err() error { return r.err }
-
-// Skipped returns how many non-empty lines inside functions were not instructions.
-func (r *Reader) Skipped() int { return r.skipped }
 
 func (r *Reader) funcHeader(line string) (string, bool) {
 	if r.syntax == Go {

@@ -324,11 +324,6 @@ func killTaggedOnce(tag string) []int {
 	return scanTagged(want, func(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) })
 }
 
-// Tagged lists the live processes tagged with tag (for tests and checks).
-func Tagged(tag string) []int {
-	return scanTagged([]byte("\x00"+ProcEnv+"="+tag+"\x00"), func(int) {})
-}
-
 func scanTagged(want []byte, found func(int)) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
@@ -360,9 +355,6 @@ func zombie(pid int) bool {
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
 }
-
-// Tag is the value of ProcEnv the process and its descendants carry.
-func (p *Proc) Tag() string { return p.tag }
 
 // RunProc runs cmd with StartProc until it exits or ctx is done; on ctx's
 // end the process and everything it started are killed and ctx's error is
