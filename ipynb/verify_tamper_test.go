@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+	"github.com/benchbook/benchbook/stdlib/plot"
 )
 
 // seedCells is a real executed notebook cut to what one investigation
@@ -33,7 +35,35 @@ func seedCells(t *testing.T) *Notebook {
 	if len(cells) != 3 {
 		t.Fatalf("the published notebook has no %%%%c seed cell, %%bench seed cell and glue cell in that order (found %d)", len(cells))
 	}
+	redraw(t, cells[1])
 	return &Notebook{NBFormat: nb.NBFormat, NBFormatMinor: nb.NBFormatMinor, Metadata: nb.Metadata, Cells: cells}
+}
+
+// redraw puts in place of a %bench cell's plots what this benchbook draws
+// of its result (plot.All, in the same order): the published notebook may
+// have been drawn by an earlier version, whose labels differ.
+func redraw(t *testing.T, c *Cell) {
+	t.Helper()
+	var r *bench.Result
+	var pngs []int
+	for j, o := range c.Outputs {
+		if v, ok := o.Data[display.MIMEResult]; ok {
+			var err error
+			if r, err = decodeResult(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, ok := o.Data[display.MIMEPNG]; ok {
+			pngs = append(pngs, j)
+		}
+	}
+	figs := plot.All(r)
+	if len(figs) != len(pngs) {
+		t.Fatalf("the cell shows %d plots, its result draws %d", len(pngs), len(figs))
+	}
+	for i, j := range pngs {
+		c.Outputs[j].Data = figs[i].Bundle()
+	}
 }
 
 // entry is output j's JSON entry of the given MIME type in cell c, as a
