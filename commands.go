@@ -192,7 +192,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	// a cell may be reading (a rerun compared with the copy it replaces).
 	partial := partialPath(*out)
 	fmt.Fprintf(stderr, "benchbook run: the outputs so far are saved to %s after every cell; it becomes %s when the run ends\n", partial, *out)
-	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr,
+	runErr := ipynb.Execute(ctx, nb, runEngine{s}, ipynb.RunOptions{AllowErrors: *allow, Progress: stderr, Quick: quick(),
 		Version: version, Dir: dir, Command: "benchbook run " + strings.Join(args, " "),
 		Checkpoint: func(nb *ipynb.Notebook) error { return ipynb.WriteFile(partial, nb) }})
 	if err := ipynb.WriteFile(*out, nb); err != nil {

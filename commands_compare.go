@@ -105,7 +105,7 @@ func machineLabels(paths []string) []string {
 }
 
 // cmdCompare compares executed notebooks. Two, without --nway, get the
-// rerun table (published against rerun); three or more, or --nway, the
+// rerun table (the first against the second, each named by its file); three or more, or --nway, the
 // N-way comparison against --ref (the first by default). Every input is
 // verified first (benchbook verify): evidence that does not verify is
 // refused, unless --no-verify. --fail-on slower exits 1 when a headline
@@ -143,10 +143,11 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	var heads []report.CompareHeadline
 	if len(nbs) == 2 && !c.nway && !c.json && c.plot == "" {
+		a, b := ipynb.Input{Name: c.notebooks[0], Notebook: nbs[0]}, ipynb.Input{Name: c.notebooks[1], Notebook: nbs[1]}
 		if ref == 1 {
-			nbs[0], nbs[1] = nbs[1], nbs[0]
+			a, b = b, a
 		}
-		if heads, err = ipynb.CompareHeadlines(nbs[0], nbs[1], stdout); err != nil {
+		if heads, err = ipynb.CompareHeadlines(a, b, stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, verified+".")

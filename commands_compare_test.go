@@ -64,8 +64,8 @@ func TestCompareFailOnSlower(t *testing.T) {
 		failed bool
 		want   string
 	}{
-		{[]string{a, b}, true, "x slower in the rerun than in the published run"},
-		{[]string{b, a}, false, "x faster in the rerun than"},
+		{[]string{a, b}, true, "x slower in " + b + " than in " + a},
+		{[]string{b, a}, false, "x faster in " + a + " than in " + b},
 		{[]string{a, c}, false, "sink: no change beyond the run-to-run floor of 10.0%"},
 		{[]string{a, c, b}, true, "x slower on b;"},
 		{[]string{b, a, "--nway", "--ref", "a"}, true, "x slower on b;"},

@@ -68,7 +68,8 @@ func (e engine) Execute(ctx context.Context, req kernel.ExecuteRequest, out kern
 	if err != nil {
 		var ce *cells.Error
 		if errors.As(err, &ce) {
-			res.Err = &kernel.ExecError{Name: ce.Name, Value: ce.Value, Traceback: ce.Traceback}
+			e := *ce
+			res.Err = &e
 		} else {
 			res.Err = &kernel.ExecError{Name: "Error", Value: err.Error(), Traceback: []string{err.Error()}}
 		}

@@ -42,7 +42,7 @@ func TestFailedRunVerifies(t *testing.T) {
 				t.Errorf("verify: ok %v %v\n%s", ok, err, vout.String())
 			}
 			var cout bytes.Buffer
-			if err := ipynb.Compare(got, got, &cout); err != nil || !strings.Contains(cout.String(), "nothing to compare") {
+			if err := ipynb.Compare(ipynb.Input{Name: "got.ipynb", Notebook: got}, ipynb.Input{Name: "got.ipynb", Notebook: got}, &cout); err != nil || !strings.Contains(cout.String(), "nothing to compare") {
 				t.Errorf("compare: %v\n%s", err, cout.String())
 			}
 			// The headline it shows is still the result's, to the letter.

@@ -23,6 +23,7 @@ import (
 
 	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/cells/gluechild"
+	"github.com/benchbook/benchbook/internal/execerr"
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -91,19 +92,9 @@ func (s *Session) Close() {
 	}
 }
 
-// Error is a cell that failed: what failed, why, and where.
-type Error struct {
-	Name      string
-	Value     string
-	Traceback []string
-}
-
-func (e *Error) Error() string { return e.Name + ": " + e.Value }
-
-// ExecError gives the error's parts as Jupyter shows them.
-func (e *Error) ExecError() (name, value string, traceback []string) {
-	return e.Name, e.Value, e.Traceback
-}
+// Error is a cell that failed: what failed, why, and where; the type the
+// kernel sends as well (kernel.ExecError).
+type Error = execerr.Error
 
 func cellError(name, label string, line int, msg string) *Error {
 	where := label

@@ -17,64 +17,78 @@ type located struct {
 	failed string // why, for a run that failed before it measured anything
 }
 
-// Compare sets the results of a rerun beside those of the published notebook.
+// Input is a notebook to compare and what it is called in the comparison:
+// its file, as the command was given it ("out/investigation.ipynb").
+type Input struct {
+	Name     string
+	Notebook *Notebook
+}
+
+// Compare sets the results of notebook b beside those of notebook a, each
+// named by its Input.Name.
 // Results pair by kernel name and order of appearance: the second result of
-// kernel "seed" in published with the second of "seed" in rerun. For each
-// pair it writes a heading and report.Compare(published, rerun).Text(): first
+// kernel "seed" in a with the second of "seed" in b. For each
+// pair it writes a heading and report.CompareAs(a's, b's).Text(): first
 // what differs between the two runs (machine, compiler, flags, source, the
 // assembly of each variant, protocol, load and clock), then the ratio of the
 // medians of each series judged against the run-to-run floor (two notebooks
 // are two runs: nothing is called significant), and the conditions side by
-// side, in lines of at most 100 runes; then it names the results present on
-// one side only. A result that does not match result.schema.json (an
+// side, in lines of at most 100 runes; then it names the results present in
+// one notebook only. A result that does not match result.schema.json (an
 // empty variants list, a missing field) is refused before anything is
 // compared (ErrMalformedResult); a result that cannot be read,
 // or two notebooks without a single result between them, is an error.
-func Compare(published, rerun *Notebook, w io.Writer) error {
-	_, err := CompareHeadlines(published, rerun, w)
+// Compare does not verify its inputs: benchbook compare verifies each first.
+func Compare(a, b Input, w io.Writer) error {
+	_, err := CompareHeadlines(a, b, w)
 	return err
 }
 
 // CompareHeadlines is Compare, and it returns the headlines of every pair
 // (for --fail-on slower).
-func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.CompareHeadline, error) {
-	pubs, err := decodeAll(published, "published")
+func CompareHeadlines(a, b Input, w io.Writer) ([]report.CompareHeadline, error) {
+	names := [2]string{a.Name, b.Name}
+	for i, def := range []string{"the first notebook", "the second notebook"} {
+		if names[i] == "" || names[0] == names[1] && i == 1 {
+			names[i] = def
+		}
+	}
+	as, err := decodeAll(a.Notebook, names[0])
 	if err != nil {
 		return nil, err
 	}
-	reruns, err := decodeAll(rerun, "rerun")
+	bs, err := decodeAll(b.Notebook, names[1])
 	if err != nil {
 		return nil, err
 	}
-	if len(pubs) == 0 && len(reruns) == 0 {
+	if len(as) == 0 && len(bs) == 0 {
 		return nil, fmt.Errorf("%w: neither notebook holds a result to compare", ErrNoResults)
 	}
-	pairs, onlyPub, onlyRerun := pair(pubs, reruns)
-	var b strings.Builder
+	pairs, onlyA, onlyB := pair(as, bs)
+	var out strings.Builder
 	var heads []report.CompareHeadline
 	for _, p := range pairs {
-		fmt.Fprintf(&b, "== %s: published %s, rerun %s\n", p[0].r.Kernel.Name, p[0].Where(), p[1].Where())
+		fmt.Fprintf(&out, "== %s: %s %s, %s %s\n", p[0].r.Kernel.Name, names[0], p[0].Where(), names[1], p[1].Where())
 		if p[0].failed != "" || p[1].failed != "" {
-			for i, side := range []string{"published", "rerun"} {
+			for i := range p {
 				if p[i].failed != "" {
-					fmt.Fprintf(&b, "in the %s notebook %s: nothing to compare\n", side, failedNote(p[i].failed))
+					fmt.Fprintf(&out, "in %s %s: nothing to compare\n", names[i], failedNote(p[i].failed))
 				}
 			}
-			b.WriteString("\n")
+			out.WriteString("\n")
 			continue
 		}
-		d := report.CompareAs(p[0].r, p[1].r, "the published run", "the rerun")
+		d := report.CompareAs(p[0].r, p[1].r, names[0], names[1])
 		heads = append(heads, d.Headlines...)
-		b.WriteString(d.Text())
-		b.WriteString("\n")
+		out.WriteString(d.Text())
+		out.WriteString("\n")
 	}
-	for _, l := range onlyPub {
-		fmt.Fprintf(&b, "%s (published %s): only in the published notebook\n", l.r.Kernel.Name, l.Where())
+	for i, only := range [][]located{onlyA, onlyB} {
+		for _, l := range only {
+			fmt.Fprintf(&out, "%s (%s %s): only in %s\n", l.r.Kernel.Name, names[i], l.Where(), names[i])
+		}
 	}
-	for _, l := range onlyRerun {
-		fmt.Fprintf(&b, "%s (rerun %s): only in the rerun\n", l.r.Kernel.Name, l.Where())
-	}
-	_, err = io.WriteString(w, b.String())
+	_, err = io.WriteString(w, out.String())
 	return heads, err
 }
 
@@ -84,17 +98,17 @@ func CompareHeadlines(published, rerun *Notebook, w io.Writer) ([]report.Compare
 var ErrMalformedResult = errors.New("malformed result")
 
 // decodeAll checks every result of nb against the schema and decodes it;
-// side names the notebook in errors.
-func decodeAll(nb *Notebook, side string) ([]located, error) {
+// name names the notebook in errors.
+func decodeAll(nb *Notebook, name string) ([]located, error) {
 	var out []located
 	for _, f := range Results(nb) {
 		failed, err := checkSchema(f.Value) // a run that failed before it measured is not malformed
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s notebook, %s: %s", ErrMalformedResult, side, f.Where(), schemaError(err))
+			return nil, fmt.Errorf("%w: %s, %s: %s", ErrMalformedResult, name, f.Where(), schemaError(err))
 		}
 		r, err := decodeResult(f.Value)
 		if err != nil {
-			return nil, fmt.Errorf("%s notebook, %s: the result cannot be read: %w", side, f.Where(), err)
+			return nil, fmt.Errorf("%s, %s: the result cannot be read: %w", name, f.Where(), err)
 		}
 		out = append(out, located{Found: f, r: r, failed: failed})
 	}
@@ -102,7 +116,7 @@ func decodeAll(nb *Notebook, side string) ([]located, error) {
 }
 
 // pair matches the k-th result of each kernel name on one side with the k-th
-// of that name on the other, in the order of the published notebook.
+// of that name on the other, in the order of the first notebook.
 func pair(pubs, reruns []located) (pairs [][2]located, onlyPub, onlyRerun []located) {
 	byName := map[string][]int{}
 	for i, l := range reruns {

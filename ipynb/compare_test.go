@@ -26,11 +26,11 @@ func other(seed uint64) *bench.Result {
 func TestCompareWithItself(t *testing.T) {
 	nb := roundTrip(t, resultNotebook(t, withAsm(benchtest.Seed000(1))))
 	var out bytes.Buffer
-	if err := Compare(nb, nb, &out); err != nil {
+	if err := Compare(Input{"a.ipynb", nb}, Input{"b.ipynb", nb}, &out); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
-	for _, s := range []string{"== seed: published cell 1 output 1, rerun cell 1 output 1\n",
+	for _, s := range []string{"== seed: a.ipynb cell 1 output 1, b.ipynb cell 1 output 1\n",
 		"seed: same machine description: Synthetic CPU", "The assembly of all 3 variants is identical.",
 		"every median is within the run-to-run floor of 10.0%"} {
 		if !strings.Contains(text, s) {
@@ -57,16 +57,16 @@ func TestComparePairsByKernelAndOrder(t *testing.T) {
 	rerunSeed.Variants[1].Asm += "\n  40100c:\tadd    $0x1,%eax"
 	rerun := resultNotebook(t, other(5), rerunSeed, other(6))
 	var out bytes.Buffer
-	if err := Compare(published, rerun, &out); err != nil {
+	if err := Compare(Input{"published.ipynb", published}, Input{"rerun.ipynb", rerun}, &out); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
 	for _, s := range []string{
-		"== seed: published cell 1 output 1, rerun cell 2 output 1\n",
-		"== other: published cell 2 output 1, rerun cell 1 output 1\n",
+		"== seed: published.ipynb cell 1 output 1, rerun.ipynb cell 2 output 1\n",
+		"== other: published.ipynb cell 2 output 1, rerun.ipynb cell 1 output 1\n",
 		"Assembly per variant: discarded identical; sink 1 line differs; checksum identical.",
-		"seed (published cell 3 output 1): only in the published notebook\n",
-		"other (rerun cell 3 output 1): only in the rerun\n",
+		"seed (published.ipynb cell 3 output 1): only in published.ipynb\n",
+		"other (rerun.ipynb cell 3 output 1): only in rerun.ipynb\n",
 	} {
 		if !strings.Contains(text, s) {
 			t.Errorf("comparison does not say %q:\n%s", s, text)
@@ -76,12 +76,12 @@ func TestComparePairsByKernelAndOrder(t *testing.T) {
 
 func TestCompareWithoutResults(t *testing.T) {
 	empty := New(NewMarkdown("nothing"))
-	if err := Compare(empty, empty, &bytes.Buffer{}); !errors.Is(err, ErrNoResults) {
+	if err := Compare(Input{"a.ipynb", empty}, Input{"b.ipynb", empty}, &bytes.Buffer{}); !errors.Is(err, ErrNoResults) {
 		t.Errorf("Compare of notebooks without results: %v", err)
 	}
 	var out bytes.Buffer
-	if err := Compare(resultNotebook(t, benchtest.Seed000(1)), empty, &out); err != nil ||
-		!strings.Contains(out.String(), "seed (published cell 1 output 1): only in the published notebook") {
+	if err := Compare(Input{"a.ipynb", resultNotebook(t, benchtest.Seed000(1))}, Input{"b.ipynb", empty}, &out); err != nil ||
+		!strings.Contains(out.String(), "seed (a.ipynb cell 1 output 1): only in a.ipynb") {
 		t.Errorf("Compare against an empty rerun: %v\n%s", err, out.String())
 	}
 }
@@ -97,7 +97,7 @@ func TestCompareFitsATerminal(t *testing.T) {
 	rerun.Kernel.Flags = flags
 	rerun.Kernel.Compiler = "gcc (Debian 12.2.0-14+deb12u1) 12.2.0 built with a very long vendor suffix, configured --with-everything"
 	var out bytes.Buffer
-	if err := Compare(resultNotebook(t, published), resultNotebook(t, rerun), &out); err != nil {
+	if err := Compare(Input{"a.ipynb", resultNotebook(t, published)}, Input{"b.ipynb", resultNotebook(t, rerun)}, &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
@@ -128,7 +128,7 @@ func TestCompareSameVMDescription(t *testing.T) {
 		return r
 	}
 	var out bytes.Buffer
-	if err := Compare(roundTrip(t, resultNotebook(t, vm(1))), roundTrip(t, resultNotebook(t, vm(2))), &out); err != nil {
+	if err := Compare(Input{"a.ipynb", roundTrip(t, resultNotebook(t, vm(1)))}, Input{"b.ipynb", roundTrip(t, resultNotebook(t, vm(2)))}, &out); err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Join(strings.Fields(out.String()), " ")

@@ -164,7 +164,7 @@ func TestVerifyAndCompareRefuseMalformedResults(t *testing.T) {
 	good := resultNotebook(t, honest(7))
 	for _, pair := range [][2]*Notebook{{emptyVariants(t), good}, {good, emptyVariants(t)}} {
 		var buf bytes.Buffer
-		err := Compare(pair[0], pair[1], &buf)
+		err := Compare(Input{"a.ipynb", pair[0]}, Input{"b.ipynb", pair[1]}, &buf)
 		if !errors.Is(err, ErrMalformedResult) || !strings.Contains(err.Error(), "cell 1 output 1") || !strings.Contains(err.Error(), "/variants") {
 			t.Errorf("compare: err %v, printed %q", err, buf.String())
 		}

@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -123,15 +122,6 @@ func ReadFile(path string) (*Notebook, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return nb, nil
-}
-
-// Read reads a notebook from r.
-func Read(r io.Reader) (*Notebook, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data)
 }
 
 // Parse decodes an nbformat 4 notebook. Errors wrap ErrNotJSON (with the line

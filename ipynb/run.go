@@ -38,6 +38,9 @@ type RunOptions struct {
 	// benchbook version and the command line that ran the notebook.
 	Version string
 	Command string
+	// Quick records in the metadata that every %bench ran quick
+	// (BENCHBOOK_QUICK=1): verify says so on each result.
+	Quick bool
 	// Now is the clock of the executed_at stamp; nil means time.Now.
 	Now func() time.Time
 	// Dir is the notebook's folder, where its cells run: absolute paths
@@ -192,6 +195,9 @@ func stamp(nb *Notebook, opt RunOptions) {
 	}
 	nb.Metadata["benchbook"] = map[string]any{"version": opt.Version, "command": RelativePaths(opt.Command, opt.Dir),
 		"executed_at": now().UTC().Format(time.RFC3339)}
+	if opt.Quick {
+		nb.Metadata["benchbook"].(map[string]any)["quick"] = true
+	}
 }
 
 // firstLine is the first non-blank line of src, shortened to 60 characters.

@@ -60,7 +60,11 @@ func Results(nb *Notebook) []Found {
 // round it); and that the tables and commentary the notebook shows are what
 // the result renders (checkRendered). A result is first checked against the
 // schema, and one that does not match is reported and not checked further.
-// It writes one line per result to w, ending in "ok" or
+// Each native cell's build is held to its source and its assembly
+// (checkBuild), each result's assembly to that build (checkAssembly), and
+// each plot is drawn again and compared byte for byte (checkPlots). The
+// outputs of glue cells are listed first as unchecked. It writes one line
+// per build and one per result to w, ending in "ok" or
 // "MISMATCH: " and what differs, and returns ok false on any mismatch. A
 // notebook without results is an error wrapping ErrNoResults.
 func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
@@ -70,21 +74,111 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 			ErrNoResults, display.MIMEResult)
 	}
 	ok = true
-	for _, f := range found {
-		desc, problems := check(nb, f)
-		line := f.Where() + ": " + desc + ": ok"
+	report := func(where, desc string, problems []string) error {
+		line := where + ": " + desc + ": ok"
 		if len(problems) > 0 {
 			ok = false
 			if len(problems) > maxProblems {
 				problems = append(problems[:maxProblems], fmt.Sprintf("and %d more", len(problems)-maxProblems))
 			}
-			line = f.Where() + ": " + desc + ": MISMATCH: " + strings.Join(problems, "; ")
+			line = where + ": " + desc + ": MISMATCH: " + strings.Join(problems, "; ")
 		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
+		_, err := fmt.Fprintln(w, line)
+		return err
+	}
+	// What verify cannot hold to a result comes first, said plainly.
+	if g := glueOutputs(nb); g != "" {
+		if _, err := fmt.Fprintln(w, g); err != nil {
+			return false, err
+		}
+	}
+	bs := builds(nb)
+	for _, b := range bs {
+		if err := report(b.Where(), "build", checkBuild(b)); err != nil {
+			return false, err
+		}
+	}
+	plots := cellPlots(nb, found)
+	for _, f := range found {
+		desc, problems := check(nb, bs, f)
+		if pc, first := plots[f.Cell]; first {
+			desc, problems = joinNote(desc, pc.note()), append(problems, pc.problems...)
+			delete(plots, f.Cell)
+		}
+		if err := report(f.Where(), desc, problems); err != nil {
 			return false, err
 		}
 	}
 	return ok, nil
+}
+
+// joinNote is desc with note added after a semicolon, when there is one.
+func joinNote(desc, note string) string {
+	if note == "" {
+		return desc
+	}
+	return desc + "; " + note
+}
+
+// cellPlots checks the plots of every %bench cell that holds a result
+// (checkPlots), by cell.
+func cellPlots(nb *Notebook, found []Found) map[int]plotCheck {
+	byCell := map[int][]*bench.Result{}
+	for _, f := range found {
+		if !isBenchCell(nb.Cells[f.Cell]) {
+			continue
+		}
+		if _, err := checkSchema(f.Value); err != nil {
+			continue
+		}
+		if r, err := decodeResult(f.Value); err == nil {
+			byCell[f.Cell] = append(byCell[f.Cell], r)
+		}
+	}
+	out := map[int]plotCheck{}
+	for c, rs := range byCell {
+		out[c] = checkPlots(nb, c, rs)
+	}
+	return out
+}
+
+// quickNote says that a result is a quick run, a smoke test and not a
+// measurement, and who asked for it: the cell's quick key, or, when the
+// cell has none, the session (BENCHBOOK_QUICK=1, which the notebook's
+// metadata.benchbook.quick records).
+func quickNote(nb *Notebook, f Found, r *bench.Result) string {
+	if !r.Protocol.Quick {
+		return ""
+	}
+	who := "the cell has no quick key: the session was quick"
+	magic, _, _ := strings.Cut(nb.Cells[f.Cell].Source, "\n")
+	if slices.Contains(strings.Fields(magic), "quick") {
+		who = "the cell's quick key"
+	}
+	if m, _ := nb.Metadata["benchbook"].(map[string]any); m["quick"] == true {
+		who += "; executed with BENCHBOOK_QUICK=1"
+	}
+	return fmt.Sprintf("QUICK (reps=%d runs=%d, %s): a smoke test, not a measurement", r.Protocol.Reps, r.Protocol.Runs, who)
+}
+
+// glueOutputs names the outputs of glue cells, which verify cannot hold to
+// any result: "glue: 7 outputs of 6 cells (8, 9, 12, 13, 17, 22) unchecked
+// (what glue code printed is not derived from a stored result)", or "".
+func glueOutputs(nb *Notebook) string {
+	var cells []string
+	n := 0
+	for i, c := range nb.Cells {
+		if c.Type != CodeCell || strings.HasPrefix(strings.TrimSpace(c.Source), "%") || len(c.Outputs) == 0 {
+			continue
+		}
+		cells = append(cells, strconv.Itoa(i))
+		n += len(c.Outputs)
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("glue: %s of %s (%s) unchecked: what glue code printed is not derived from a stored result",
+		plural(n, "output"), plural(len(cells), "cell"), strings.Join(cells, ", "))
 }
 
 // check verifies one result and describes it. Integers that a JavaScript
@@ -92,8 +186,9 @@ func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
 // is not checked further: the schema error names the field. The text shown
 // with it (tables, commentary, findings) is held to the letter; a result
 // whose text_version is not this benchbook's TextVersion, or that has
-// none, fails (unknownWording).
-func check(nb *Notebook, f Found) (desc string, problems []string) {
+// none, fails (unknownWording). The assembly is held to the kernel's build
+// in the notebook, bs (checkAssembly).
+func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
 	failed, err := checkSchema(f.Value) // verify_failed.go
@@ -104,10 +199,12 @@ func check(nb *Notebook, f Found) (desc string, problems []string) {
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
-	desc = describe(r)
+	desc = joinNote(describe(r), quickNote(nb, f, r))
 	if failed != "" {
 		desc += "; " + failedNote(failed)
 	}
+	note, asmProblems := checkAssembly(bs, f, r) // verify_native.go
+	desc, problems = joinNote(desc, note), append(problems, asmProblems...)
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
 	shown, err := decodeResult(f.Value)

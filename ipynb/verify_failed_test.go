@@ -21,7 +21,7 @@ func TestFailedRunIsNarrow(t *testing.T) {
 			t.Errorf("partial %v, samples kept, interleaved removed: ok %v\n%s", partial, ok, out)
 		}
 		var b strings.Builder
-		if err := Compare(nb, nb, &b); err == nil || !strings.Contains(err.Error(), "malformed result") {
+		if err := Compare(Input{"a.ipynb", nb}, Input{"b.ipynb", nb}, &b); err == nil || !strings.Contains(err.Error(), "malformed result") {
 			t.Errorf("compare, partial %v: %v", partial, err)
 		}
 	}

@@ -5,14 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/benchbook/benchbook/internal/atomicfile"
 )
 
 // cellIDRE is nbformat 4.5's pattern for cell ids (1 to 64 characters).
@@ -158,35 +156,10 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 // writeAtomic is WriteAtomic with the content written by fill.
-func writeAtomic(path string, fill func(io.Writer) error) (err error) {
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+func writeAtomic(path string, fill func(io.Writer) error) error {
+	perm, err := atomicfile.Perm(path, 0o644)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-			err = fmt.Errorf("writing %s: %w", path, err)
-		}
-	}()
-	if err = fill(f); err != nil {
 		return err
 	}
-	if err = f.Chmod(mode); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, perm, fill)
 }

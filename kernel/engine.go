@@ -1,6 +1,10 @@
 package kernel
 
-import "context"
+import (
+	"context"
+
+	"github.com/benchbook/benchbook/internal/execerr"
+)
 
 // Output receives what a request produces while it runs. The kernel turns each
 // call into an iopub message whose parent is the request.
@@ -32,12 +36,9 @@ type ExecuteRequest struct {
 	ExecutionCount int
 }
 
-// ExecError is an error raised by executed code.
-type ExecError struct {
-	Name      string
-	Value     string
-	Traceback []string
-}
+// ExecError is an error raised by executed code: the error output's ename,
+// evalue and traceback (cells.Error is the same type).
+type ExecError = execerr.Error
 
 // ExecuteResult is what an execution produced besides its streamed outputs.
 type ExecuteResult struct {

@@ -197,7 +197,7 @@ def test_empty_variants_are_refused(executed, tmp_path):
     # compare verifies its inputs first: the notebook, the cell and the field.
     assert f"cell {cell} output" in res.stderr and "/variants" in res.stderr and "empty.ipynb does not verify" in res.stderr, res.stderr
     res = benchbook("compare", str(executed / "run.ipynb"), str(bad), "--no-verify", check=False)
-    assert res.returncode != 0 and f"rerun notebook, cell {cell} output" in res.stderr and "/variants" in res.stderr, res.stderr
+    assert res.returncode != 0 and f"{bad}, cell {cell} output" in res.stderr and "/variants" in res.stderr, res.stderr
     res = verify(bad)
     assert res.returncode == 1 and f"cell {cell} output" in res.stdout and "/variants" in res.stdout, res.stdout
 

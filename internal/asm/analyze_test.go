@@ -2,6 +2,7 @@ package asm
 
 import (
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,50 @@ func TestTooFewClockReads(t *testing.T) {
 	f := Func{Name: "f", Insts: []Inst{{Addr: 1, Mnemonic: "call", Sym: "clock_gettime@plt"}, {Addr: 2, Mnemonic: "ret"}}}
 	if _, err := Analyze(f, false); err == nil || !strings.Contains(err.Error(), "found 1") {
 		t.Fatalf("want an error naming one clock read, got %v", err)
+	}
+}
+
+// What Func.Text writes, ParseText reads back to the same instructions and
+// the same analysis, for either disassembler: verify re-derives dead and
+// hollow from the assembly a notebook stores.
+func TestParseTextRoundTrip(t *testing.T) {
+	for _, c := range []struct {
+		file   string
+		syntax Syntax
+	}{{"testdata/seed000_c_O2_amd64.objdump", GNU}, {"testdata/seed000_c_O0_amd64.objdump", GNU},
+		{"testdata/seed000_go_amd64.goobjdump", Go}, {"testdata/seed000_go_batch_amd64.goobjdump", Go}} {
+		f, err := os.Open(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		funcs, err := All(f, c.syntax)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for name, fn := range funcs {
+			back, err := ParseText(fn.Text())
+			if err != nil {
+				t.Fatalf("%s %s: %v", c.file, name, err)
+			}
+			if !reflect.DeepEqual(back, fn) {
+				t.Fatalf("%s %s: read back as\n%+v\nwant\n%+v", c.file, name, back, fn)
+			}
+			if want, err := Analyze(fn, false); err == nil {
+				n++
+				if got, _ := Analyze(back, false); got.Dead != want.Dead || got.Hollow != want.Hollow || got.Finding != want.Finding {
+					t.Errorf("%s %s: analysed %v/%v %q, want %v/%v %q", c.file, name, got.Dead, got.Hollow, got.Finding, want.Dead, want.Hollow, want.Finding)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no timed function analysed", c.file)
+		}
+	}
+	for _, bad := range []string{"", "  401000:\tret", "f:\n401000 ret", "f:\n  zz:\tret"} {
+		if _, err := ParseText(bad); err == nil {
+			t.Errorf("ParseText(%q) read it", bad)
+		}
 	}
 }

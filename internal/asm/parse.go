@@ -56,14 +56,13 @@ func (f Func) Text() string {
 
 // Reader reads functions from disassembler output, like bufio.Scanner:
 // Scan advances to the next function, Func returns it, Err reports the
-// first read error. Lines it cannot parse are skipped and counted.
+// first read error. Lines it cannot parse are skipped.
 type Reader struct {
 	sc      *bufio.Scanner
 	syntax  Syntax
 	cur     Func
 	pending *Func
 	err     error
-	skipped int
 }
 
 // NewReader returns a Reader of r in the given syntax.
@@ -103,8 +102,6 @@ func (r *Reader) Scan() bool {
 		}
 		if in, ok := r.inst(line); ok {
 			r.pending.Insts = append(r.pending.Insts, in)
-		} else if strings.TrimSpace(line) != "" && !strings.Contains(line, "...") {
-			r.skipped++
 		}
 	}
 	if err := r.sc.Err(); err != nil {
@@ -123,9 +120,6 @@ func (r *Reader) Func() Func { return r.cur }
 
 // Err returns the first read error.
 func (r *Reader) Err() error { return r.err }
-
-// Skipped returns how many non-empty lines inside functions were not instructions.
-func (r *Reader) Skipped() int { return r.skipped }
 
 func (r *Reader) funcHeader(line string) (string, bool) {
 	if r.syntax == Go {
@@ -231,4 +225,40 @@ func All(r io.Reader, syntax Syntax) (map[string]Func, error) {
 		out[f.Name] = f
 	}
 	return out, rd.Err()
+}
+
+// textInstRE is an instruction line of Func.Text: "  ADDR:\tTEXT" from
+// GNU objdump, "  FILE:LINE ADDR:\tTEXT" from go tool objdump.
+var textInstRE = regexp.MustCompile(`^  (?:(\S+)\s+)?([0-9a-f]+):\t(.*)$`)
+
+// ParseText reads back a function written by Func.Text, in either syntax,
+// as the disassembler gave it: the same instructions, with the same
+// mnemonics, operands, targets and symbols. A line that is not an
+// instruction is an error naming its line number.
+func ParseText(text string) (Func, error) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	name, ok := strings.CutSuffix(lines[0], ":")
+	if !ok || name == "" || strings.HasPrefix(name, " ") {
+		return Func{}, fmt.Errorf("line 1: %q is not a function header (NAME:)", lines[0])
+	}
+	f := Func{Name: name}
+	for i, line := range lines[1:] {
+		m := textInstRE.FindStringSubmatch(line)
+		if m == nil {
+			return Func{}, fmt.Errorf("line %d: %q is not an instruction (ADDR:<tab>TEXT)", i+2, line)
+		}
+		var in Inst
+		if m[1] != "" {
+			// The Go form: rebuild the line go tool objdump printed.
+			in, ok = parseGoInst(fmt.Sprintf("  %s\t0x%s\t00\t%s", m[1], m[2], m[3]))
+		} else {
+			in, ok = parseGNUInst("  " + m[2] + ":\t" + m[3])
+		}
+		if !ok {
+			return Func{}, fmt.Errorf("line %d: %q is not an instruction", i+2, line)
+		}
+		in.Text = m[3]
+		f.Insts = append(f.Insts, in)
+	}
+	return f, nil
 }

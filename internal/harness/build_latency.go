@@ -117,5 +117,23 @@ func opsFinding(v *Variant) {
 	if v.Ops == "" {
 		return
 	}
-	v.Finding = "BENCH_OPS (" + v.Ops + " operations per pass): the dead-code check does not apply, since the counter reads and histogram updates around each operation are always in the region; read the operation between them in the assembly. " + v.Finding
+	v.Finding = OpsFinding(v.Ops, v.Finding)
+}
+
+// OpsFinding is the finding of a BENCH_OPS variant of ops operations per
+// pass whose region the analysis described as finding.
+func OpsFinding(ops, finding string) string {
+	return opsPrefix + ops + " operations per pass): the dead-code check does not apply, since the counter reads and histogram updates around each operation are always in the region; read the operation between them in the assembly. " + finding
+}
+
+const opsPrefix = "BENCH_OPS ("
+
+// OpsOf is the ops of a finding OpsFinding wrote, and whether it is one.
+func OpsOf(finding string) (string, bool) {
+	rest, ok := strings.CutPrefix(finding, opsPrefix)
+	if !ok {
+		return "", false
+	}
+	ops, _, ok := strings.Cut(rest, " operations per pass)")
+	return ops, ok
 }

@@ -255,12 +255,36 @@ func startTime(pid int) uint64 {
 // that no longer runs, or under a root (RootEnv) that no longer runs: what
 // a killed benchbook's kernels left behind. It returns their pids.
 func KillOrphans() []int {
+	var killed []int
+	ownProcs(ProcEnv, func(pid int, tag string) {
+		owner, start, ok := parseTag(tag)
+		if !ok || startTime(owner) == start || zombie(pid) {
+			return
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed = append(killed, pid)
+		}
+	})
+	// What carries the id of a root (root.go) that is gone.
+	killed = append(killed, scanRoots(func(roots []string) bool {
+		for _, r := range roots {
+			if rootGone(r) {
+				return true
+			}
+		}
+		return false
+	}, true)...)
+	return killed
+}
+
+// ownProcs calls fn with the pid of every process of this user but this
+// one whose environment sets key, and the value it sets.
+func ownProcs(key string, fn func(pid int, val string)) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return
 	}
-	prefix := []byte("\x00" + ProcEnv + "=")
-	var killed []int
+	prefix := []byte("\x00" + key + "=")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == os.Getpid() {
@@ -278,25 +302,9 @@ func KillOrphans() []int {
 		if i < 0 {
 			continue
 		}
-		tag, _, _ := strings.Cut(string(env[i+len(prefix):]), "\x00")
-		owner, start, ok := parseTag(tag)
-		if !ok || startTime(owner) == start || zombie(pid) {
-			continue
-		}
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed = append(killed, pid)
-		}
+		val, _, _ := strings.Cut(string(env[i+len(prefix):]), "\x00")
+		fn(pid, val)
 	}
-	// What carries the id of a root (root.go) that is gone.
-	killed = append(killed, scanRoots(func(roots []string) bool {
-		for _, r := range roots {
-			if rootGone(r) {
-				return true
-			}
-		}
-		return false
-	}, true)...)
-	return killed
 }
 
 func parseTag(tag string) (owner int, start uint64, ok bool) {
@@ -322,11 +330,6 @@ func KillTagged(tag string) {
 func killTaggedOnce(tag string) []int {
 	want := []byte("\x00" + ProcEnv + "=" + tag + "\x00")
 	return scanTagged(want, func(pid int) { _ = syscall.Kill(pid, syscall.SIGKILL) })
-}
-
-// Tagged lists the live processes tagged with tag (for tests and checks).
-func Tagged(tag string) []int {
-	return scanTagged([]byte("\x00"+ProcEnv+"="+tag+"\x00"), func(int) {})
 }
 
 func scanTagged(want []byte, found func(int)) []int {
@@ -360,9 +363,6 @@ func zombie(pid int) bool {
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
 }
-
-// Tag is the value of ProcEnv the process and its descendants carry.
-func (p *Proc) Tag() string { return p.tag }
 
 // RunProc runs cmd with StartProc until it exits or ctx is done; on ctx's
 // end the process and everything it started are killed and ctx's error is

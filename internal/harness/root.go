@@ -2,7 +2,6 @@ package harness
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -249,38 +248,16 @@ func containsRoot(roots []string, id string) bool {
 // scanRoots finds this user's live processes (but this one) whose RootEnv
 // matches, and kills them when kill is set; it returns their pids.
 func scanRoots(match func(roots []string) bool, kill bool) []int {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	prefix := []byte("\x00" + RootEnv + "=")
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		if fi, err := os.Stat("/proc/" + e.Name()); err != nil || int(fi.Sys().(*syscall.Stat_t).Uid) != os.Getuid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue
-		}
-		env = append([]byte{0}, env...)
-		i := bytes.Index(env, prefix)
-		if i < 0 {
-			continue
-		}
-		val, _, _ := strings.Cut(string(env[i+len(prefix):]), "\x00")
+	ownProcs(RootEnv, func(pid int, val string) {
 		if !match(strings.Split(val, ",")) || zombie(pid) {
-			continue
+			return
 		}
 		if kill {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 		pids = append(pids, pid)
-	}
+	})
 	return pids
 }
 

@@ -44,6 +44,10 @@ func contextHeadlines(r *Result) []HeadlineLine {
 	if r.Partial {
 		add("PARTIAL: the run stopped before it ended (" + r.Error + "); what it measured is above and on disk")
 	}
+	if r.Protocol.Quick {
+		add(fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)",
+			r.Protocol.Reps, r.Protocol.Runs))
+	}
 	add(r.BaselineNote)
 	add(r.BaselineDropped)
 	if n := r.Protocol.Layouts; n > 1 {

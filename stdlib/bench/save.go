@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/benchbook/benchbook/internal/atomicfile"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -42,38 +43,11 @@ func (r *runner) save() error {
 // renames it over path, so that a reader never sees half a file. A write
 // that finds no space is an error wrapping ErrDiskFull that names path.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	err := writeFileAtomic(path, data, perm)
+	err := atomicfile.WriteFile(path, data, perm)
 	if isNoSpace(err) {
 		return diskFullError(path, err)
 	}
 	return err
-}
-
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
 
 // WriteGoBench writes every sample in the Go benchmark format, one line per

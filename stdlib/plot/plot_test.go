@@ -53,8 +53,8 @@ func TestUnitFor(t *testing.T) {
 			t.Errorf("UnitFor(%v) = %s, want %s (%s)", tc.ns, got, tc.want, tc.why)
 		}
 	}
-	if got := FormatNS(498_123); got != "498.1 µs" {
-		t.Errorf("FormatNS(498123) = %q, want 498.1 µs", got)
+	if got := FormatNS(498_123); got != "498 µs" {
+		t.Errorf("FormatNS(498123) = %q, want 498 µs", got)
 	}
 	if got := FormatNS(20); got != "20 ns" {
 		t.Errorf("FormatNS(20) = %q, want 20 ns", got)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/benchbook/benchbook/stdlib/bench"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -30,13 +31,9 @@ func UnitFor(ns float64) Unit {
 	return Unit{"ns", 1}
 }
 
-// Format writes ns in the unit with four significant digits: "498.1 µs".
-func (u Unit) Format(ns float64) string {
-	return strconv.FormatFloat(ns/u.NS, 'g', 4, 64) + " " + u.Name
-}
-
-// FormatNS writes ns in the unit that suits it: "20.13 ns", "498.1 µs".
-func FormatNS(ns float64) string { return UnitFor(ns).Format(ns) }
+// FormatNS is bench.FormatNS, the one way a duration is written: three
+// significant digits in the unit that suits it ("20.1 ns", "498 µs").
+var FormatNS = bench.FormatNS
 
 // logSpan is the ratio of largest to smallest positive value above which an
 // axis is logarithmic.

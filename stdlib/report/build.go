@@ -109,7 +109,7 @@ func Build(k *harness.Kernel) map[string]any {
 	}
 	for _, v := range k.Variants {
 		h.WriteString(variantHTML(v))
-		fmt.Fprintf(&t, "\n%s (line %d): %s%s\n%s", v.Name, v.Line, verdict(v), v.Finding, v.Asm)
+		t.WriteString(AsmText(VariantEntry{Name: v.Name, Line: v.Line, Asm: v.Asm, Dead: v.Dead, Hollow: v.Hollow, Finding: v.Finding}))
 		if v.BatchAsm != "" {
 			fmt.Fprintf(&t, "\n%s's batch loop: %s: %s\n%s", v.Name, batchVerdict(v), v.BatchFinding, v.BatchAsm)
 		}
@@ -144,11 +144,19 @@ func OptLevelNote(lang string, flags []string) string {
 	return ""
 }
 
-func verdict(v harness.Variant) string {
+// AsmText is a variant's block of a build's text/plain: its name, line,
+// verdict and finding, then its assembly.
+func AsmText(v VariantEntry) string {
+	return fmt.Sprintf("\n%s (line %d): %s%s\n%s", v.Name, v.Line, verdictOf(v.Dead, v.Hollow), v.Finding, v.Asm)
+}
+
+func verdict(v harness.Variant) string { return verdictOf(v.Dead, v.Hollow) }
+
+func verdictOf(dead, hollow bool) string {
 	switch {
-	case v.Dead:
+	case dead:
 		return "DEAD: "
-	case v.Hollow:
+	case hollow:
 		return "HOLLOW: "
 	}
 	return "live: "
@@ -191,6 +199,16 @@ func batchVerdict(v harness.Variant) string {
 	return "live"
 }
 
+// AsmLineHTML is an instruction as the HTML of a build shows it, before
+// its marks: its address, source position and text, escaped.
+func AsmLineHTML(in asm.Inst) string {
+	text := html.EscapeString(in.Text)
+	if in.Source != "" {
+		text = fmt.Sprintf("%-14s %s", html.EscapeString(in.Source), text)
+	}
+	return fmt.Sprintf("%x:  %s", in.Addr, text)
+}
+
 // asmHTML marks the clock reads, the timed region and the loops of f. The
 // marks survive the classic Notebook's sanitizer, which drops style
 // attributes in untrusted notebooks: a text gutter (▶ clock read, │ timed
@@ -215,11 +233,7 @@ func asmHTML(f asm.Func, a asm.Analysis) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "   %s:\n", html.EscapeString(f.Name))
 	for _, in := range f.Insts {
-		text := html.EscapeString(in.Text)
-		if in.Source != "" {
-			text = fmt.Sprintf("%-14s %s", html.EscapeString(in.Source), text)
-		}
-		line := fmt.Sprintf("%x:  %s", in.Addr, text)
+		line := AsmLineHTML(in)
 		gutter := "  "
 		switch {
 		case asm.IsClockCall(in):

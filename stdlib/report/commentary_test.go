@@ -33,6 +33,7 @@ func refresh(r *bench.Result) *bench.Result {
 func everything() *bench.Result {
 	r := twoLoops(11, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true})
 	r.Partial, r.Error = true, "interrupted by the user"
+	r.Protocol.Quick = true // the QUICK headline line
 	r.Variants[1].Batch = 4
 	// The observed ratio is the result's own (internal/prose checks it).
 	obs, _ := r.Ratio("naive", "unrolled")
@@ -341,6 +342,21 @@ func TestAdjustedAwayWording(t *testing.T) {
 		}
 		if s.Topic == bench.TopicComparison && strings.Contains(s.Text, "A/A floor of this run is") {
 			t.Errorf("a comparison repeats the A/A floor: %s", s.Text)
+		}
+	}
+}
+
+// A quick run says so in its headline, the answer a reader sees first,
+// with its reps and runs; a full run does not.
+func TestHeadlineSaysQuick(t *testing.T) {
+	r := benchtest.Seed000(3)
+	if s := HeadlineText(r); strings.Contains(s, "QUICK") {
+		t.Errorf("a full run's headline says QUICK:\n%s", s)
+	}
+	r.Protocol.Quick, r.Protocol.Reps, r.Protocol.Runs = true, 10, 10
+	for _, s := range []string{HeadlineText(r), HeadlineBundle(r)["text/html"].(string)} {
+		if !strings.Contains(s, "QUICK: reps=10 runs=10, a smoke test that the cell runs, not a measurement") {
+			t.Errorf("a quick run's headline does not say it is quick:\n%s", s)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func init() {
 		"ECDF":          reflect.ValueOf(plot.ECDF),
 		"ECDFSeries":    reflect.ValueOf(plot.ECDFSeries),
 		"ErrNoData":     reflect.ValueOf(&plot.ErrNoData).Elem(),
-		"FormatNS":      reflect.ValueOf(plot.FormatNS),
+		"FormatNS":      reflect.ValueOf(&plot.FormatNS).Elem(),
 		"InVsFresh":     reflect.ValueOf(plot.InVsFresh),
 		"Latency":       reflect.ValueOf(plot.Latency),
 		"Machines":      reflect.ValueOf(plot.Machines),

@@ -13,6 +13,8 @@ func init() {
 	Symbols["github.com/benchbook/benchbook/stdlib/report/report"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AnySlower":         reflect.ValueOf(report.AnySlower),
+		"AsmLineHTML":       reflect.ValueOf(report.AsmLineHTML),
+		"AsmText":           reflect.ValueOf(report.AsmText),
 		"BaselineBundle":    reflect.ValueOf(report.BaselineBundle),
 		"BaselineText":      reflect.ValueOf(report.BaselineText),
 		"Build":             reflect.ValueOf(report.Build),
