@@ -200,6 +200,9 @@ func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	desc = joinNote(describe(r), quickNote(nb, f, r))
+	if err := bench.CheckMethod(r.Protocol); err != nil {
+		return desc, append(problems, err.Error())
+	}
 	if failed != "" {
 		desc += "; " + failedNote(failed)
 	}

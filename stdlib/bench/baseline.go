@@ -220,11 +220,15 @@ func AsmSame(a, b string) bool {
 // (BlockValues, r.RoundBlock), the fresh and cold series pair by pair
 // (PairValues, pair i in block i), all entries one family for Holm's method
 // on the sequential sign test (stats.SeqHolm), each verdict as seqVerdict
-// gives it. A baseline of the design before blocks (results of stats
-// method rank/1) is judged as it was (judgeRank1).
+// gives it. A baseline of the design before blocks (bl.Blocks 0) is not
+// judged: every entry is undefined, with CheckMethod's reason.
 func JudgeBaseline(r *Result, bl *Baseline) {
 	if bl.Blocks == 0 {
-		judgeRank1(r, bl)
+		why := "measured before blocks: " + CheckMethod(Protocol{StatsMethod: "rank/1"}).Error()
+		for i := range bl.Variants {
+			e := &bl.Variants[i]
+			e.Verdict, e.Undefined, e.PValue = VerdictUndefined, why, nil
+		}
 		return
 	}
 	alpha, resolve := r.Protocol.Alpha, r.Protocol.Resolve
@@ -320,52 +324,6 @@ func safeRatio(a, b []float64) float64 {
 		return 0
 	}
 	return stats.Median(a) / mb
-}
-
-// judgeRank1 judges a baseline of the design before blocks (one set of
-// process pairs sharing the rounds, fresh processes unpaired), as the
-// results of stats method rank/1 were: the interleaved series paired by
-// round within each process pair and tested across the pairs
-// (stats.CompareClustered), the fresh and cold series unpaired
-// (stats.CompareUnpaired); Holm over all entries. Kept so that evidence
-// made then still verifies.
-func judgeRank1(r *Result, bl *Baseline) {
-	ps := make([]float64, len(bl.Variants))
-	for i := range bl.Variants {
-		e := &bl.Variants[i]
-		var now []float64
-		if v := r.Variant(e.Name); v != nil {
-			if s := v.Get(e.Series); s != nil {
-				now = s.SamplesNS
-			}
-		}
-		var v stats.Verdict
-		var st Stat
-		if e.Series == "interleaved" {
-			v, st = judgeClustered(now, e.SamplesNS, bl.PairOf, r.Protocol.Alpha)
-		} else {
-			v, st = judge(now, e.SamplesNS, false, r.Protocol.Alpha)
-		}
-		p := v.P
-		e.Ratio, e.CILow, e.CIHigh, e.PValue, e.Stat = v.Ratio, v.Low, v.High, &p, st
-		ps[i] = p
-	}
-	adjust(ps, func(i int, pa float64) {
-		e := &bl.Variants[i]
-		e.PAdjusted = pa
-		switch {
-		case e.Undefined != "":
-			e.Verdict, e.PValue = VerdictUndefined, nil
-		case pa >= r.Protocol.Alpha:
-			e.Verdict = VerdictNoDifference
-		case e.CILow > 1:
-			e.Verdict = VerdictSlower
-		case e.CIHigh < 1:
-			e.Verdict = VerdictFaster
-		default: // the interval and the test disagree at the edge: claim nothing
-			e.Verdict = VerdictNoDifference
-		}
-	})
 }
 
 // BaselineResult is the baseline as a result of its own, for plots that

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strconv"
 	"strings"
@@ -96,27 +97,25 @@ func TestRunRefusesBeforeMeasuring(t *testing.T) {
 	}
 }
 
-// A legacy result that asks for more bootstrap resamples than the schema
-// allows is refused, not allocated.
-func TestLegacyBootstrapBounds(t *testing.T) {
+// A result of an earlier stats method (rank/1, or none: a bootstrap with
+// any number of resamples) is refused, never judged: no comparison, an
+// undefined A/A control that says why, nothing allocated for it.
+func TestOtherMethodsRefused(t *testing.T) {
 	x := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
 	vs := []Variant{{Name: "a", Series: Series{Interleaved: NewSamples(x)}}, {Name: "b", Series: Series{Interleaved: NewSamples(x)}}}
-	for _, n := range []int{2e9, -1, 99, 100001} {
-		p := Protocol{BootstrapResamples: n, Alpha: 0.05}
-		if err := CheckLegacyBootstrap(p); err == nil {
-			t.Errorf("%d resamples accepted", n)
+	for _, p := range []Protocol{{StatsMethod: "rank/1", Alpha: 0.05}, {BootstrapResamples: 2e9, Alpha: 0.05}, {StatsMethod: "blocks/2"}} {
+		err := CheckMethod(p)
+		if !errors.Is(err, ErrMethod) || !strings.Contains(err.Error(), "judges only "+Method) {
+			t.Errorf("%+v: %v", p, err)
 		}
-		cs := Comparisons(vs, p, nil)
-		if len(cs) != 1 || !strings.Contains(cs[0].Undefined, "bootstrap_resamples") {
-			t.Errorf("%d resamples: %+v", n, cs)
+		if cs := Comparisons(vs, p, nil); cs == nil || len(cs) != 0 {
+			t.Errorf("%+v: comparisons %+v", p, cs)
 		}
-		if aa := AAControl("a", x, x, p, nil); !strings.Contains(aa.Undefined, "bootstrap_resamples") {
-			t.Errorf("%d resamples: A/A %+v", n, aa)
+		if aa := AAControl("a", x, x, p, nil); !strings.Contains(aa.Undefined, "stats_method") {
+			t.Errorf("%+v: A/A %+v", p, aa)
 		}
 	}
-	for _, n := range []int{0, 100, 2000, 100000} {
-		if err := CheckLegacyBootstrap(Protocol{BootstrapResamples: n}); err != nil {
-			t.Errorf("%d: %v", n, err)
-		}
+	if err := CheckMethod(Protocol{StatsMethod: Method}); err != nil {
+		t.Error(err)
 	}
 }

@@ -19,52 +19,25 @@ import (
 // variants and series another, its headline a third (Holm's method,
 // stats.SeqHolm); the A/A control is one test of its own.
 //
-// MethodRank1 is the method of results made before blocks: Part 1 in one
-// process, its rounds compared with stats.ComparePaired (fresh processes
-// with stats.CompareUnpaired), a baseline's rounds with
-// stats.CompareClustered over the process pairs; Holm over each family.
-// verify recomputes those results with it.
-const (
-	Method      = "blocks/1"
-	MethodRank1 = "rank/1"
-)
+// Results of the methods before it (rank/1: Part 1 in one process, rank
+// tests with an autocorrelation inflation; none: a bootstrap) are not
+// judged by this benchbook: CheckMethod refuses them, and verify says so.
+const Method = "blocks/1"
 
-// judge compares a with b, paired by round or as independent processes,
-// and fills in the figures every verdict carries. A comparison that cannot
-// be computed (a zero median, too few samples) says why in Undefined and is
-// never significant.
-func judge(a, b []float64, paired bool, alpha float64) (stats.Verdict, Stat) {
-	if paired {
-		n := min(len(a), len(b))
-		a, b = a[:n], b[:n]
-	}
-	var v stats.Verdict
-	var err error
-	if paired {
-		v, err = stats.ComparePaired(a, b, alpha)
-	} else {
-		v, err = stats.CompareUnpaired(a, b, alpha)
-	}
-	return settle(v, err)
-}
+// ErrMethod is a result whose stats method this benchbook does not judge.
+var ErrMethod = errors.New("stats method not judged by this benchbook")
 
-// judgeClustered compares rounds a and b taken in process pairs, pairOf
-// giving the pair of each round.
-func judgeClustered(a, b []float64, pairOf []int, alpha float64) (stats.Verdict, Stat) {
-	var ca, cb [][]float64
-	n := min(len(a), len(b), len(pairOf))
-	for i := 0; i < n; i++ {
-		for pairOf[i] >= len(ca) {
-			ca, cb = append(ca, nil), append(cb, nil)
-		}
-		ca[pairOf[i]] = append(ca[pairOf[i]], a[i])
-		cb[pairOf[i]] = append(cb[pairOf[i]], b[i])
+// CheckMethod refuses a result whose comparisons were made by another
+// stats method than Method.
+func CheckMethod(p Protocol) error {
+	if p.StatsMethod == Method {
+		return nil
 	}
-	v, err := stats.CompareClustered(ca, cb, alpha)
-	if err == nil && (len(a) != len(b) || len(a) != len(pairOf)) {
-		err = fmt.Errorf("%d rounds of the new build, %d of the baseline, %d with a pair: %w", len(a), len(b), len(pairOf), stats.ErrUnpaired)
+	m := p.StatsMethod
+	if m == "" {
+		m = "none (a bootstrap, before stats methods)"
 	}
-	return settle(v, err)
+	return fmt.Errorf("%w: stats_method is %s, and this benchbook judges only %s: its comparisons, A/A control and baseline cannot be recomputed (verify it with the benchbook that wrote it)", ErrMethod, m, Method)
 }
 
 // settle fills in the figures every verdict carries.
@@ -104,53 +77,20 @@ func adjust(ps []float64, set func(i int, padj float64)) {
 }
 
 // Comparisons compares every pair of variants in the interleaved series,
-// paired by round, the slower one over the faster one, with Holm's
-// adjustment over the pairs.
-//
-// In a result whose rounds were taken in blocks (roundBlock, stats method
-// Method), each pair is judged block by block (BlockValues) with the
-// sequential sign test, all pairs together by stats.SeqHolm.
+// the slower one over the faster one: block by block (BlockValues,
+// roundBlock) with the sign test, all pairs one family for Holm's method
+// (stats.SeqHolm). A result of another stats method gets none
+// (CheckMethod).
 func Comparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
-	if p.StatsMethod == Method {
-		return blockComparisons(vs, p, roundBlock)
+	if p.StatsMethod != Method {
+		return []Comparison{} // CheckMethod says why; an empty list, never null
 	}
-	out := []Comparison{} // an empty list, never null: the schema wants an array
-	for i := 0; i < len(vs); i++ {
-		for j := i + 1; j < len(vs); j++ {
-			a, b := vs[i], vs[j]
-			if a.Series.Interleaved == nil || b.Series.Interleaved == nil {
-				continue
-			}
-			if a.Series.Interleaved.Summary.Median < b.Series.Interleaved.Summary.Median {
-				a, b = b, a
-			}
-			x, y := a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS
-			if p.StatsMethod == "" {
-				out = append(out, legacyCompare(a.Name, b.Name, x, y, p))
-				continue
-			}
-			v, st := judge(x, y, true, p.Alpha)
-			out = append(out, Comparison{A: a.Name, B: b.Name, Series: "interleaved", Ratio: v.Ratio, CILow: v.Low,
-				CIHigh: v.High, PValue: v.P, Paired: true, Stat: st})
-		}
-	}
-	if p.StatsMethod == "" {
-		return out
-	}
-	ps := make([]float64, len(out))
-	for i, c := range out {
-		ps[i] = c.PValue
-	}
-	adjust(ps, func(i int, pa float64) {
-		out[i].PAdjusted = pa
-		out[i].Significant = out[i].Undefined == "" && pa < p.Alpha
-	})
-	return out
+	return blockComparisons(vs, p, roundBlock)
 }
 
-// AAControl compares a variant with its second copy in the same rounds:
-// block by block with the sequential sign test at alpha in results of
-// Method, by stats.ComparePaired over the rounds before.
+// AAControl compares a variant with its second copy in the same rounds,
+// block by block with the sign test at alpha; a result of another stats
+// method gets an undefined control (CheckMethod).
 func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlock []int) AA {
 	if p.StatsMethod == Method {
 		aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: finite(safeRatio(orig, copySamples)),
@@ -166,11 +106,9 @@ func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlo
 		aa.PValue, aa.Undefined = 1, undefinedReason(err)
 		return aa
 	}
-	if p.StatsMethod == "" {
-		return legacyAA(variant, orig, copySamples, p)
-	}
-	v, st := judge(orig, copySamples, true, p.Alpha)
-	return AA{Variant: variant, SamplesNS: copySamples, Ratio: v.Ratio, CILow: v.Low, CIHigh: v.High, PValue: v.P, Stat: st}
+	aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: finite(safeRatio(orig, copySamples))}
+	aa.PValue, aa.Undefined = 1, CheckMethod(p).Error()
+	return aa
 }
 
 // finite maps an infinite or undefined figure to 0, since JSON has no
