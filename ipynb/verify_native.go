@@ -176,6 +176,14 @@ func checkAssembly(bs []build, f Found, r *bench.Result) (note string, problems 
 	if match < 0 && r.Sweep != nil {
 		return "assembly of this point not checked against a build (a sweep builds each point in its %bench cell and shows none)", problems
 	}
+	if match < 0 && r.Control != nil && r.Control.Kind == bench.ControlPad {
+		for _, b := range named {
+			if b.Entry.Kernel.SourceSHA256 == r.Kernel.SourceSHA256 {
+				return fmt.Sprintf("assembly of the padded build not checked against a build (pad=%s builds it in its %%bench cell and shows none; its source is the build's in cell %d)",
+					r.Control.Value, b.Cell), problems
+			}
+		}
+	}
 	if match < 0 {
 		cells := make([]string, len(named))
 		for i, b := range named {
