@@ -200,3 +200,24 @@ func FromText(text string, syntax Syntax) (Func, error) {
 	}
 	return f, sc.Err()
 }
+
+// TextStrides reads a stored assembly text back (FromText) and gives the
+// strides of its innermost loops' memory accesses: the syntax and the
+// architecture follow from the kernel's language ("go" and "gotest" are
+// Go's assembly, else GNU's) and its machine's architecture.
+func TextStrides(text, lang, arch string) ([]Stride, error) {
+	syntax := GNU
+	if lang == "go" || lang == "gotest" {
+		syntax = Go
+	}
+	arm := strings.Contains(arch, "aarch64") || strings.Contains(arch, "arm64")
+	f, err := FromText(text, syntax)
+	if err != nil {
+		return nil, err
+	}
+	a, err := Analyze(f, arm)
+	if err != nil {
+		return nil, err
+	}
+	return a.Strides(syntax, arm), nil
+}

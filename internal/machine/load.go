@@ -60,7 +60,7 @@ const MaxLoadMemoryBytes = 512 << 20
 func LoadMemoryBytes() int64 {
 	var largest int64
 	for _, c := range readCaches(os.DirFS("/"), "sys/devices/system/cpu/cpu0/cache") {
-		largest = max(largest, cacheBytes(c.Size))
+		largest = max(largest, CacheBytes(c.Size))
 	}
 	if largest == 0 {
 		return 64 << 20
@@ -68,8 +68,12 @@ func LoadMemoryBytes() int64 {
 	return min(2*largest, MaxLoadMemoryBytes)
 }
 
-// cacheBytes reads a /sys cache size: "48K", "2048K", "260M"; 0 if not one.
-func cacheBytes(s string) int64 {
+// CacheBytes reads a /sys cache size: "48K", "2048K", "260M" (spaces
+// around it ignored); 0 if it is not one. The one reader of the form:
+// the load's buffer, a sweep's cache marks and the counts' cache model
+// use it.
+func CacheBytes(s string) int64 {
+	s = strings.TrimSpace(s)
 	mult := int64(1)
 	switch {
 	case strings.HasSuffix(s, "K"):

@@ -9,8 +9,8 @@ import (
 // bounds; a memory load thread starts and stops; a bad kind is refused.
 func TestLoadKinds(t *testing.T) {
 	for in, want := range map[string]int64{"48K": 48 << 10, "2048K": 2 << 20, "260M": 260 << 20, "1G": 1 << 30, "": 0, "x": 0} {
-		if got := cacheBytes(in); got != want {
-			t.Errorf("cacheBytes(%q) = %d, want %d", in, got, want)
+		if got := CacheBytes(in); got != want {
+			t.Errorf("CacheBytes(%q) = %d, want %d", in, got, want)
 		}
 	}
 	if b := LoadMemoryBytes(); b < 64 || b > MaxLoadMemoryBytes {

@@ -33,21 +33,12 @@ func strideBytes(text string) (int64, bool) {
 // a stored assembly text, read with internal/asm's parser and loop
 // analysis (the library; which stride counts is decided here).
 func innerStrides(r *bench.Result, text string) []int64 {
-	syntax := asm.GNU
-	if r.Kernel.Lang == "go" || r.Kernel.Lang == "gotest" {
-		syntax = asm.Go
-	}
-	arm := strings.Contains(r.Conditions.Machine.Arch, "aarch64") || strings.Contains(r.Conditions.Machine.Arch, "arm64")
-	f, err := asm.FromText(text, syntax)
-	if err != nil {
-		return nil
-	}
-	a, err := asm.Analyze(f, arm)
+	strides, err := asm.TextStrides(text, r.Kernel.Lang, r.Conditions.Machine.Arch)
 	if err != nil {
 		return nil
 	}
 	var out []int64
-	for _, st := range a.Strides(syntax, arm) {
+	for _, st := range strides {
 		out = append(out, st.Bytes)
 	}
 	return out

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/benchbook/benchbook/internal/asm"
 )
@@ -140,21 +139,12 @@ func powerStride(r *Result, text string) (int64, bool) {
 	if text == "" {
 		return 0, false
 	}
-	syntax := asm.GNU
-	if r.Kernel.Lang == "go" || r.Kernel.Lang == "gotest" {
-		syntax = asm.Go
-	}
-	arm := strings.Contains(r.Conditions.Machine.Arch, "aarch64") || strings.Contains(r.Conditions.Machine.Arch, "arm64")
-	f, err := asm.FromText(text, syntax)
-	if err != nil {
-		return 0, false
-	}
-	a, err := asm.Analyze(f, arm)
+	strides, err := asm.TextStrides(text, r.Kernel.Lang, r.Conditions.Machine.Arch)
 	if err != nil {
 		return 0, false
 	}
 	var best int64
-	for _, s := range a.Strides(syntax, arm) {
+	for _, s := range strides {
 		if s.PowerOfTwo(StrideConflictMin) && s.Bytes > best {
 			best = s.Bytes
 		}

@@ -44,23 +44,11 @@ func SweepCaches(d machine.Description, cpu int) []CacheMark {
 	return getconfCaches()
 }
 
-// parseCacheSize reads /sys's "48K", "1024K", "32768K" or "32M".
+// parseCacheSize reads /sys's "48K", "1024K", "32768K" or "32M"
+// (machine.CacheBytes); false for anything else or 0.
 func parseCacheSize(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	mult := int64(1)
-	switch {
-	case strings.HasSuffix(s, "K"):
-		mult, s = 1<<10, strings.TrimSuffix(s, "K")
-	case strings.HasSuffix(s, "M"):
-		mult, s = 1<<20, strings.TrimSuffix(s, "M")
-	case strings.HasSuffix(s, "G"):
-		mult, s = 1<<30, strings.TrimSuffix(s, "G")
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return n * mult, true
+	n := machine.CacheBytes(s)
+	return n, n > 0
 }
 
 func getconfCaches() []CacheMark {
