@@ -93,9 +93,9 @@ func TestVerifyNamesWhatDoesNotMatch(t *testing.T) {
 			withBaseline(r)
 			r.Baseline.Variants[0].Verdict = bench.VerdictFaster
 		}, "baseline sink (interleaved): verdict is"},
-		{"a round moved to another process pair", func(r *bench.Result) {
+		{"a baseline measured in fewer blocks", func(r *bench.Result) {
 			withBaseline(r)
-			r.Baseline.PairOf[0] = 4
+			r.Baseline.Blocks = 0
 		}, "baseline sink (interleaved): "},
 		{"a baseline sample changed", func(r *bench.Result) {
 			withBaseline(r)
@@ -167,7 +167,8 @@ func TestVerifyJudgesThePrediction(t *testing.T) {
 	}
 }
 
-// withBaseline gives r a same-run baseline: the sink variant's previous
+// withBaseline gives r a same-run baseline measured in blocks (its
+// interleaved rounds' blocks, r.RoundBlock): the sink variant's previous
 // build, 25% faster, judged as the runner judges it.
 func withBaseline(r *bench.Result) {
 	now := r.Variant("sink").Series.Interleaved.SamplesNS
@@ -175,12 +176,9 @@ func withBaseline(r *bench.Result) {
 	for i, x := range now {
 		prev[i] = x * 0.8 * (1 + 0.001*float64(i%3))
 	}
-	pairOf := make([]int, len(now))
-	for i := range pairOf {
-		pairOf[i] = i * 5 / len(now)
-	}
-	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf,
+	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
 		Variants: []bench.BaselineVariant{{Name: "sink", AsmSame: false, Series: "interleaved", SamplesNS: prev}}}
+	r.Protocol.BlockRounds, r.Protocol.Resolve = bench.BlockRounds, 0.02
 	bench.JudgeBaseline(r, r.Baseline)
 }
 

@@ -65,8 +65,12 @@ func everything() *bench.Result {
 			}
 		}
 	}
-	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf,
-		Variants: []bench.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
+	// A before/after in blocks, as the runner measures one: a block per
+	// process pair, its rounds in lock step, stopped once decided.
+	copy(pairOf, r.RoundBlock)
+	r.Protocol.BlockRounds, r.Protocol.StepWarmup, r.Protocol.Sequential = bench.BlockRounds, bench.StepWarmup, true
+	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
+		Stop: bench.StopDecided, Variants: []bench.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
 	bench.JudgeBaseline(r, r.Baseline)
 	r.Baseline.Counts = map[string]int64{r.Variants[0].Name: 3145760}
 	r.Variants[0].Latency = simulatedLatency() // latency_test.go
