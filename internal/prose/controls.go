@@ -13,7 +13,10 @@ import (
 // The oracles of the controls (pages=huge, pad=), the stride finding, the
 // load's kind and the worst operation's cause.
 
-var strideRE = regexp.MustCompile(`steps ([0-9.]+) (KiB|MiB|GiB|bytes) per access`)
+var (
+	strideRE   = regexp.MustCompile(`steps ([0-9.]+) (KiB|MiB|GiB|bytes) per access`)
+	strideOfRE = regexp.MustCompile(`stride of ([0-9.]+ (KiB|MiB|GiB))`)
+)
 
 // strideBytes reads the stride a sentence states.
 func strideBytes(text string) (int64, bool) {
@@ -116,8 +119,9 @@ func controlVerdict(r *bench.Result, s bench.Sentence) error {
 		return fail("%s: names the TLB without huge pages on one side only and a faster verdict", s.Variant)
 	}
 	if strings.Contains(s.Text, "conflict in the same cache sets") {
-		b, ok := strideBytes(strings.Replace(s.Text, "stride of ", "steps ", 1) + " per access")
-		if m := regexp.MustCompile(`stride of ([0-9.]+ (KiB|MiB|GiB))`).FindStringSubmatch(s.Text); m != nil {
+		var b int64
+		ok := false
+		if m := strideOfRE.FindStringSubmatch(s.Text); m != nil {
 			b, ok = strideBytes("steps " + m[1] + " per access")
 		}
 		if r.Control.Kind != bench.ControlPad || !faster || !ok || b&(b-1) != 0 || !asmHolds(r, r.Baseline.Asm[s.Variant], b) {

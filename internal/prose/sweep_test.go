@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,10 +218,7 @@ func TestSweepCounterExamples(t *testing.T) {
 
 func key(a, b bench.CurvePoint) string { return itoa(a.Index) + "," + itoa(b.Index) }
 
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
-}
+func itoa(i int) string { return strconv.Itoa(i) }
 
 // cloneSweep is a deep copy of a sweep's results.
 func cloneSweep(t *testing.T, rs []*bench.Result) []*bench.Result {

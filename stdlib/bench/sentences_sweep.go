@@ -114,12 +114,11 @@ func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
 		if len(a.PerEl) == 0 || len(b.PerEl) == 0 {
 			continue
 		}
-		_, ma, qa3 := Quartiles(a.PerEl)
-		qb1, mb, _ := Quartiles(b.PerEl)
-		if ma <= 0 || mb/ma < StepRatio || qb1 <= qa3 {
+		ratio, ok := risesBeyondSpread(a.PerEl, b.PerEl)
+		if !ok {
 			continue
 		}
-		st := Step{From: a, To: b, Ratio: mb / ma}
+		st := Step{From: a, To: b, Ratio: ratio}
 		if len(a.Check) > 0 && len(b.Check) > 0 {
 			ca, cb := stats.Median(a.Check), stats.Median(b.Check)
 			st.CheckRatio = cb / ca
@@ -135,6 +134,18 @@ func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
 		steps = append(steps, st)
 	}
 	return steps
+}
+
+// risesBeyondSpread is the step rule between two points' samples: hi's
+// median over lo's, and whether it is at least StepRatio with lo's upper
+// quartile below hi's lower (a fall is the rule with the two swapped).
+func risesBeyondSpread(lo, hi []float64) (float64, bool) {
+	_, ml, ql3 := Quartiles(lo)
+	qh1, mh, _ := Quartiles(hi)
+	if ml <= 0 {
+		return 0, false
+	}
+	return mh / ml, mh/ml >= StepRatio && qh1 > ql3
 }
 
 // CheckRatio is the least ratio of the fresh processes' medians that
@@ -159,12 +170,11 @@ func FindFalls(curve []CurvePoint) []Fall {
 		if len(a.PerEl) == 0 || len(b.PerEl) == 0 {
 			continue
 		}
-		qa1, ma, _ := Quartiles(a.PerEl)
-		_, mb, qb3 := Quartiles(b.PerEl)
-		if mb <= 0 || ma/mb < StepRatio || qb3 >= qa1 {
+		ratio, ok := risesBeyondSpread(b.PerEl, a.PerEl)
+		if !ok {
 			continue
 		}
-		out = append(out, Fall{From: a, To: b, Ratio: ma / mb})
+		out = append(out, Fall{From: a, To: b, Ratio: ratio})
 	}
 	return out
 }
