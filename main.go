@@ -20,12 +20,14 @@ import (
 	"os"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/internal/heapdump"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
 func main() {
+	heapdump.Install()
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "benchbook: %v\n", err)
 		if code, ok := err.(exitCode); ok {

@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sync"
 )
@@ -9,35 +10,45 @@ import (
 // the size jupyter_client's Session uses for its digest history.
 const DefaultReplayWindow = 1 << 16
 
-// replayGuard remembers the last n signatures it accepted, first in first out.
+// replayGuard remembers the last n signatures it accepted, first in first
+// out. It keeps a 16-byte digest of each (SHA-256 of the signature,
+// truncated: two signatures share one with probability 2^-128 per pair), in
+// a ring and a set sized for n at the start, so that a session's memory
+// does not grow with the messages it receives: a kernel holding the 64-byte
+// hex strings themselves grew about 600 bytes a cell until the window was
+// full (bench/soak.py, which reads the live heap), about 10 MB in all.
 type replayGuard struct {
 	mu   sync.Mutex
 	n    int
-	seen map[string]struct{}
-	ring []string
+	seen map[digest]struct{}
+	ring []digest
 	next int
 }
 
+type digest [16]byte
+
 func newReplayGuard(n int) *replayGuard {
-	return &replayGuard{n: max(n, 1), seen: make(map[string]struct{})}
+	n = max(n, 1)
+	return &replayGuard{n: n, seen: make(map[digest]struct{}, n), ring: make([]digest, 0, n)}
 }
 
 // add records sig and reports false if it was already among the recent ones.
 func (g *replayGuard) add(sig []byte) bool {
+	sum := sha256.Sum256(sig)
+	d := digest(sum[:16])
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	s := string(sig)
-	if _, dup := g.seen[s]; dup {
+	if _, dup := g.seen[d]; dup {
 		return false
 	}
 	if len(g.ring) < g.n {
-		g.ring = append(g.ring, s)
+		g.ring = append(g.ring, d)
 	} else {
 		delete(g.seen, g.ring[g.next])
-		g.ring[g.next] = s
+		g.ring[g.next] = d
 		g.next = (g.next + 1) % g.n
 	}
-	g.seen[s] = struct{}{}
+	g.seen[d] = struct{}{}
 	return true
 }
 
