@@ -3,8 +3,8 @@ package heapdump
 import (
 	"compress/gzip"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
