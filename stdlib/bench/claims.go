@@ -59,11 +59,22 @@ const (
 	ClaimDuringBusy       = "load.during_busy"
 	ClaimChecksumOK       = "checksum.ok"
 	ClaimChecksumMismatch = "checksum.mismatch"
+
+	// The headline's lines (headline.go).
+	ClaimHeadlineBaseline = "headline.baseline" // a verdict against the previous build, the other kernel or a control's default
+	ClaimHeadlineNotLive  = "headline.not_live" // dead or hollow in a build of a before/after
+	ClaimHeadlineAlone    = "headline.alone"    // a variant against the first live one, without a baseline
+	ClaimHeadlineTime     = "headline.time"     // a variant's time per pass (and per element)
+	ClaimHeadlineDead     = "headline.dead"     // dead or hollow, without a baseline
+	ClaimHeadlineQuick    = "headline.quick"
+	ClaimHeadlineNote     = "headline.note"
+	ClaimHeadlineLayouts  = "headline.layouts"
 )
 
 // Claims lists every claim a generator here names.
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
 }
 
 // said is one sentence with its claim and the key that names what it is
