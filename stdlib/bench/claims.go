@@ -69,12 +69,20 @@ const (
 	ClaimHeadlineQuick    = "headline.quick"
 	ClaimHeadlineNote     = "headline.note"
 	ClaimHeadlineLayouts  = "headline.layouts"
+
+	// Across two runs (stdlib/report's compare): ratios of medians against
+	// the run-to-run floor, the larger of each run's own A/A floor and 10%.
+	ClaimAcrossVerdict  = "across.verdict"  // every median within, or which beyond, the floor
+	ClaimAcrossHeadline = "across.headline" // a variant's line: within, slower or faster beyond the floor
+	ClaimAcrossNWay     = "across.nway"     // a variant's line across machines, each against its own floor
+	ClaimAcrossFloors   = "across.floors"   // each machine's floor against the reference
 )
 
 // Claims lists every claim a generator here names.
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
 	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
+	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,
 }
 
 // said is one sentence with its claim and the key that names what it is
