@@ -76,6 +76,16 @@ const (
 	ClaimAcrossHeadline = "across.headline" // a variant's line: within, slower or faster beyond the floor
 	ClaimAcrossNWay     = "across.nway"     // a variant's line across machines, each against its own floor
 	ClaimAcrossFloors   = "across.floors"   // each machine's floor against the reference
+
+	// The conditions of a run (stdlib/report's ConditionSentences).
+	ClaimCondMachine     = "conditions.machine"
+	ClaimCondFrequency   = "conditions.frequency"
+	ClaimCondClock       = "conditions.clock"
+	ClaimCondFingerprint = "conditions.fingerprint"
+	ClaimCondLoad        = "conditions.load"
+	ClaimCondDuring      = "conditions.during"
+	ClaimCondProtocol    = "conditions.protocol"
+	ClaimCondKernel      = "conditions.kernel"
 )
 
 // Claims lists every claim a generator here names.
@@ -83,6 +93,7 @@ var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
 	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
 	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,
+	ClaimCondMachine, ClaimCondFrequency, ClaimCondClock, ClaimCondFingerprint, ClaimCondLoad, ClaimCondDuring, ClaimCondProtocol, ClaimCondKernel,
 }
 
 // said is one sentence with its claim and the key that names what it is
