@@ -102,3 +102,39 @@ func TestCounterHeadlineAlone(t *testing.T) {
 	falseLine(t, r, l, "x "+l.Verdict, word)
 	falseLine(t, r, l, " than ", " than not-the-reference and ")
 }
+
+// A control's per-variant baseline lines said "new/previous" of two sides
+// that are not builds: the ratio must name what was compared.
+func TestCounterControlSidesNamed(t *testing.T) {
+	for _, kind := range []string{bench.ControlPad, bench.ControlPages} {
+		r := pick(t, func(r *bench.Result) bool { return r.Control != nil && r.Control.Kind == kind && r.Baseline != nil })
+		n := 0
+		for _, s := range bench.Sentences(r) {
+			if s.Claim == bench.ClaimBaselineMethod { // "Ratios are this build over unpadded rows"
+				control, base := bench.ControlName(r)
+				bad := s
+				bad.Text = strings.Replace(s.Text, "Ratios are "+control+" over", "Ratios are this build over", 1)
+				if bad.Text == s.Text {
+					t.Fatalf("%s: %q does not say the ratios are %s over %s", kind, s.Text, control, base)
+				}
+				mustFail(t, r, bad)
+			}
+			if s.Claim != bench.ClaimBaselineVerdict {
+				continue
+			}
+			if err := prose.Check(r, s); err != nil {
+				t.Fatalf("%q: %v", s.Text, err)
+			}
+			bad := s
+			bad.Text = strings.ReplaceAll(s.Text, bench.RatioName(r), "new/previous")
+			if bad.Text == s.Text {
+				t.Fatalf("%s: %q does not name its sides", kind, s.Text)
+			}
+			mustFail(t, r, bad)
+			n++
+		}
+		if n == 0 {
+			t.Fatalf("%s: no per-variant baseline line", kind)
+		}
+	}
+}

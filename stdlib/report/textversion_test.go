@@ -20,6 +20,7 @@ var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
+	4: "d91b379d626a3520ca31e88b792cc3cb10f01539885740dde0b9818c5604c5b8",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -39,6 +40,17 @@ func TestTextVersion(t *testing.T) {
 		}
 		for _, f := range bench.Findings(r) {
 			fmt.Fprintln(h, f.Kind, f.Text)
+		}
+	}
+	if bench.TextVersion >= 4 { // version 4 names a control's two sides in its baseline lines and table
+		for _, c := range []bench.Control{{Kind: bench.ControlPad, Value: "64"}, {Kind: bench.ControlPages, Value: "huge"}} {
+			r := everything()
+			r.Control = &c
+			b, bb := Result(r), BaselineBundle(r)
+			fmt.Fprintln(h, b[display.MIMEText], bb[display.MIMEText], Commentary(r))
+			for _, f := range bench.Findings(r) {
+				fmt.Fprintln(h, f.Kind, f.Text)
+			}
 		}
 	}
 	got := hex.EncodeToString(h.Sum(nil))
