@@ -85,6 +85,8 @@ var oracles = map[string]Oracle{
 	bench.ClaimDuringBusy:       duringBusy,
 	bench.ClaimChecksumOK:       checksumOK,
 	bench.ClaimChecksumMismatch: checksumMismatch,
+	bench.ClaimAddUnder:         addUnder,
+	bench.ClaimAddAt:            addAt,
 	bench.ClaimHeadlineBaseline: headlineBaseline,
 	bench.ClaimHeadlineNotLive:  headlineNotLive,
 	bench.ClaimHeadlineAlone:    headlineAlone,

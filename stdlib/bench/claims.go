@@ -60,6 +60,11 @@ const (
 	ClaimChecksumOK       = "checksum.ok"
 	ClaimChecksumMismatch = "checksum.mismatch"
 
+	// A time per element against the ceiling of one dependent float add
+	// (the fingerprint's addss) when the timed code adds floats.
+	ClaimAddUnder = "ceiling.add.under"
+	ClaimAddAt    = "ceiling.add.at"
+
 	// The headline's lines (headline.go).
 	ClaimHeadlineBaseline = "headline.baseline" // a verdict against the previous build, the other kernel or a control's default
 	ClaimHeadlineNotLive  = "headline.not_live" // dead or hollow in a build of a before/after
@@ -91,6 +96,7 @@ const (
 // Claims lists every claim a generator here names.
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+	ClaimAddUnder, ClaimAddAt,
 	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
 	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,
 	ClaimCondMachine, ClaimCondFrequency, ClaimCondClock, ClaimCondFingerprint, ClaimCondLoad, ClaimCondDuring, ClaimCondProtocol, ClaimCondKernel,

@@ -14,6 +14,7 @@ func init() {
 		// function, constant and variable definitions
 		"AAControl":              reflect.ValueOf(bench.AAControl),
 		"AAWidest":               reflect.ValueOf(constant.MakeFromLiteral("4", token.FLOAT, 0)),
+		"AddCeilingBand":         reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"AsmSame":                reflect.ValueOf(bench.AsmSame),
 		"AutocorrLimit":          reflect.ValueOf(constant.MakeFromLiteral("0.3000000000000000000108420217248550443400745280086994171142578125", token.FLOAT, 0)),
 		"BlockPlan":              reflect.ValueOf(bench.BlockPlan),
@@ -33,6 +34,8 @@ func init() {
 		"ClaimAcrossHeadline":    reflect.ValueOf(constant.MakeFromLiteral("\"across.headline\"", token.STRING, 0)),
 		"ClaimAcrossNWay":        reflect.ValueOf(constant.MakeFromLiteral("\"across.nway\"", token.STRING, 0)),
 		"ClaimAcrossVerdict":     reflect.ValueOf(constant.MakeFromLiteral("\"across.verdict\"", token.STRING, 0)),
+		"ClaimAddAt":             reflect.ValueOf(constant.MakeFromLiteral("\"ceiling.add.at\"", token.STRING, 0)),
+		"ClaimAddUnder":          reflect.ValueOf(constant.MakeFromLiteral("\"ceiling.add.under\"", token.STRING, 0)),
 		"ClaimAutocorr":          reflect.ValueOf(constant.MakeFromLiteral("\"autocorrelation\"", token.STRING, 0)),
 		"ClaimBaselineDropped":   reflect.ValueOf(constant.MakeFromLiteral("\"baseline.dropped\"", token.STRING, 0)),
 		"ClaimBaselineMethod":    reflect.ValueOf(constant.MakeFromLiteral("\"baseline.method\"", token.STRING, 0)),
