@@ -93,7 +93,9 @@ const (
 	ClaimCondKernel      = "conditions.kernel"
 )
 
-// Claims lists every claim a generator here names.
+// Claims lists every claim a generator names: here, and stdlib/report's
+// conditions lines and compare (their constants live here: internal/prose,
+// which report's tests import, cannot import report).
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
 	ClaimAddUnder, ClaimAddAt,
