@@ -2,6 +2,7 @@ package prose
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -84,6 +85,24 @@ var oracles = map[string]Oracle{
 	bench.ClaimDuringBusy:       duringBusy,
 	bench.ClaimChecksumOK:       checksumOK,
 	bench.ClaimChecksumMismatch: checksumMismatch,
+	bench.ClaimAddUnder:         addUnder,
+	bench.ClaimAddAt:            addAt,
+	bench.ClaimHeadlineBaseline: headlineBaseline,
+	bench.ClaimHeadlineNotLive:  headlineNotLive,
+	bench.ClaimHeadlineAlone:    headlineAlone,
+	bench.ClaimHeadlineTime:     headlineTime,
+	bench.ClaimHeadlineDead:     headlineDead,
+	bench.ClaimHeadlineQuick:    headlineQuick,
+	bench.ClaimHeadlineNote:     headlineNote,
+	bench.ClaimHeadlineLayouts:  headlineLayouts,
+	bench.ClaimCondMachine:      condMachine,
+	bench.ClaimCondFrequency:    condFrequency,
+	bench.ClaimCondClock:        condClock,
+	bench.ClaimCondFingerprint:  condFingerprint,
+	bench.ClaimCondLoad:         condLoad,
+	bench.ClaimCondDuring:       condDuring,
+	bench.ClaimCondProtocol:     condProtocol,
+	bench.ClaimCondKernel:       condKernel,
 	ClaimLatencyShared:          latencyShared,
 	ClaimLatencyWorst:           latencyWorst,
 	ClaimLatencyOverhead:        latencyOverhead,
@@ -142,9 +161,30 @@ func baselineDropped(r *bench.Result, _ bench.Sentence) error {
 	return nil
 }
 
-func baselineMethod(r *bench.Result, _ bench.Sentence) error {
+// sidesOver is how a before/after's ratios are said: a control's side over
+// its default side, else this build over the previous one or the other
+// kernel.
+func sidesOver(r *bench.Result) string {
+	if c := r.Control; c != nil {
+		switch c.Kind {
+		case bench.ControlPad:
+			return "rows padded by " + c.Value + " bytes (BENCH_PAD) over unpadded rows"
+		case bench.ControlPages:
+			return "huge pages over 4 KiB pages"
+		}
+	}
+	if r.Baseline != nil && r.Baseline.Other != "" {
+		return "this build over " + r.Baseline.Other
+	}
+	return "this build over the previous build"
+}
+
+func baselineMethod(r *bench.Result, s bench.Sentence) error {
 	if r.Baseline == nil {
 		return fail("no baseline was measured")
+	}
+	if !strings.Contains(strings.ToLower(s.Text), strings.ToLower("ratios are "+sidesOver(r))) {
+		return fail("the ratios are %s, the sentence says otherwise: %q", sidesOver(r), s.Text)
 	}
 	if b := r.Baseline; b.Blocks > 0 && len(b.PairOf) > 0 {
 		seen := map[int]bool{}
@@ -163,6 +203,9 @@ func baselineMethod(r *bench.Result, _ bench.Sentence) error {
 func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 	if r.Baseline == nil {
 		return fail("no baseline")
+	}
+	if err := sidesNamed(r, s); err != nil {
+		return err
 	}
 	for _, e := range r.Baseline.Variants {
 		if e.Name != s.Variant || e.Series != s.Key {
@@ -202,6 +245,27 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 		return nil
 	}
 	return fail("no baseline verdict for %s/%s", s.Variant, s.Key)
+}
+
+// sidesNamed: a verdict's ratio is named by what was compared: a control's
+// two sides (pad=: padded over unpadded, pages=huge: huge over 4 KiB
+// pages), else the new build over the previous one.
+func sidesNamed(r *bench.Result, s bench.Sentence) error {
+	want := "new/previous"
+	if c := r.Control; c != nil {
+		switch c.Kind {
+		case bench.ControlPad:
+			want = "padded/unpadded"
+		case bench.ControlPages:
+			want = "huge/4 KiB pages"
+		}
+	}
+	for _, name := range []string{"new/previous", "padded/unpadded", "huge/4 KiB pages"} {
+		if strings.Contains(s.Text, name+" ") != (name == want) {
+			return fail("%s/%s: the ratio is %s, the line says otherwise: %q", s.Variant, s.Key, want, s.Text)
+		}
+	}
+	return nil
 }
 
 // dead: the analysis found the timed region empty (or only counting); a
@@ -472,6 +536,24 @@ func counts(r *bench.Result, s bench.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Counts == nil {
 		return fail("%s has no counts", s.Variant)
+	}
+	if r.Baseline == nil {
+		return nil
+	}
+	prev, ok := r.Baseline.Counts[s.Variant]
+	if !ok {
+		return nil
+	}
+	other := "the previous build"
+	if r.Control != nil {
+		other = "the build with " + map[string]string{bench.ControlPad: "unpadded rows", bench.ControlPages: "4 KiB pages"}[r.Control.Kind]
+	}
+	n := v.Counts.InstructionsPerPass
+	if same := strings.Contains(s.Text, other+" executes exactly as many"); same != (prev == n) {
+		return fail("%s: %d instructions against %d on the other side (%s), the sentence says otherwise", s.Variant, n, prev, other)
+	}
+	if prev != n && prev > 0 && !strings.Contains(s.Text, other+" executed "+strconv.FormatInt(prev, 10)) {
+		return fail("%s: does not say %s executed %d", s.Variant, other, prev)
 	}
 	return nil
 }

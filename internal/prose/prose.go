@@ -68,6 +68,10 @@ func Claims() []string {
 	for c := range oracles {
 		out = append(out, c)
 	}
+	for c := range acrossOracles {
+		out = append(out, c)
+	}
+	out = append(out, bench.ClaimAcrossFloors, bench.ClaimAcrossNWay) // CheckNWay's
 	return out
 }
 

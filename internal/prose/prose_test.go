@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,4 +96,31 @@ func TestEveryClaimHasAnOracle(t *testing.T) {
 			t.Errorf("claim %q has no oracle", c)
 		}
 	}
+}
+
+// TestHeadlineCorpus runs the oracle of every headline line of every real
+// result (and of the synthetic ones): the verdict, ratio, interval, what it
+// was measured against, dead and hollow.
+func TestHeadlineCorpus(t *testing.T) {
+	seen := map[string]int{}
+	check := func(name string, r *bench.Result) {
+		for _, l := range bench.Headline(r) {
+			seen[l.Claim]++
+		}
+		for _, f := range prose.CheckHeadline(r) {
+			t.Errorf("%s: headline %s %q: %v", name, f.Sentence.Claim, f.Sentence.Text, f.Err)
+		}
+	}
+	for name, r := range corpus(t) {
+		check(name, r)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		check("seed "+strconv.FormatUint(seed, 10), benchtest.Seed000(seed))
+	}
+	for _, c := range []string{bench.ClaimHeadlineBaseline, bench.ClaimHeadlineTime, bench.ClaimHeadlineAlone, bench.ClaimHeadlineDead, bench.ClaimHeadlineNotLive} {
+		if seen[c] == 0 {
+			t.Errorf("no headline of the corpus claims %s: its oracle is never run", c)
+		}
+	}
+	t.Logf("headline claims seen: %v", seen)
 }

@@ -59,11 +59,49 @@ const (
 	ClaimDuringBusy       = "load.during_busy"
 	ClaimChecksumOK       = "checksum.ok"
 	ClaimChecksumMismatch = "checksum.mismatch"
+
+	// A time per element against the ceiling of one dependent float add
+	// (the fingerprint's addss) when the timed code adds floats.
+	ClaimAddUnder = "ceiling.add.under"
+	ClaimAddAt    = "ceiling.add.at"
+
+	// The headline's lines (headline.go).
+	ClaimHeadlineBaseline = "headline.baseline" // a verdict against the previous build, the other kernel or a control's default
+	ClaimHeadlineNotLive  = "headline.not_live" // dead or hollow in a build of a before/after
+	ClaimHeadlineAlone    = "headline.alone"    // a variant against the first live one, without a baseline
+	ClaimHeadlineTime     = "headline.time"     // a variant's time per pass (and per element)
+	ClaimHeadlineDead     = "headline.dead"     // dead or hollow, without a baseline
+	ClaimHeadlineQuick    = "headline.quick"
+	ClaimHeadlineNote     = "headline.note"
+	ClaimHeadlineLayouts  = "headline.layouts"
+
+	// Across two runs (stdlib/report's compare): ratios of medians against
+	// the run-to-run floor, the larger of each run's own A/A floor and 10%.
+	ClaimAcrossVerdict  = "across.verdict"  // every median within, or which beyond, the floor
+	ClaimAcrossHeadline = "across.headline" // a variant's line: within, slower or faster beyond the floor
+	ClaimAcrossNWay     = "across.nway"     // a variant's line across machines, each against its own floor
+	ClaimAcrossFloors   = "across.floors"   // each machine's floor against the reference
+
+	// The conditions of a run (stdlib/report's ConditionSentences).
+	ClaimCondMachine     = "conditions.machine"
+	ClaimCondFrequency   = "conditions.frequency"
+	ClaimCondClock       = "conditions.clock"
+	ClaimCondFingerprint = "conditions.fingerprint"
+	ClaimCondLoad        = "conditions.load"
+	ClaimCondDuring      = "conditions.during"
+	ClaimCondProtocol    = "conditions.protocol"
+	ClaimCondKernel      = "conditions.kernel"
 )
 
-// Claims lists every claim a generator here names.
+// Claims lists every claim a generator names: here, and stdlib/report's
+// conditions lines and compare (their constants live here: internal/prose,
+// which report's tests import, cannot import report).
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+	ClaimAddUnder, ClaimAddAt,
+	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
+	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,
+	ClaimCondMachine, ClaimCondFrequency, ClaimCondClock, ClaimCondFingerprint, ClaimCondLoad, ClaimCondDuring, ClaimCondProtocol, ClaimCondKernel,
 }
 
 // said is one sentence with its claim and the key that names what it is

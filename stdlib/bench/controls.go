@@ -198,3 +198,18 @@ func ControlName(r *Result) (control, base string) {
 	}
 	return "", ""
 }
+
+// RatioName names a before/after's ratio by its two sides: "new/previous"
+// for two builds, or what a control compared ("padded/unpadded",
+// "huge/4 KiB pages").
+func RatioName(r *Result) string {
+	if r != nil && r.Control != nil {
+		switch r.Control.Kind {
+		case ControlPages:
+			return "huge/4 KiB pages"
+		case ControlPad:
+			return "padded/unpadded"
+		}
+	}
+	return "new/previous"
+}

@@ -18,6 +18,18 @@ type HeadlineLine struct {
 	Variant string
 	Verdict string
 	Text    string
+	// Claim is what the line asserts (claims.go): internal/prose holds its
+	// oracle, as for every other sentence.
+	Claim string
+}
+
+// TopicHeadline is the topic of the headline's lines as sentences.
+const TopicHeadline = "headline"
+
+// Sentence is the line as a sentence of the headline topic, for the
+// oracles.
+func (l HeadlineLine) Sentence() Sentence {
+	return Sentence{Topic: TopicHeadline, Variant: l.Variant, Claim: l.Claim, Text: l.Text}
 }
 
 // Headline is one line per measured variant, the verdict first: with a
@@ -36,31 +48,31 @@ func Headline(r *Result) []HeadlineLine {
 
 func contextHeadlines(r *Result) []HeadlineLine {
 	var out []HeadlineLine
-	add := func(text string) {
+	add := func(claim, text string) {
 		if text != "" {
-			out = append(out, HeadlineLine{Text: text})
+			out = append(out, HeadlineLine{Text: text, Claim: claim})
 		}
 	}
 	if r.Partial {
-		add("PARTIAL: the run stopped before it ended (" + r.Error + "); what it measured is above and on disk")
+		add(ClaimPartial, "PARTIAL: the run stopped before it ended ("+r.Error+"); what it measured is above and on disk")
 	}
 	if r.Protocol.Quick {
-		add(fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)",
+		add(ClaimHeadlineQuick, fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)",
 			r.Protocol.Reps, r.Protocol.Runs))
 	}
-	add(r.BaselineNote)
-	add(r.BaselineDropped)
+	add(ClaimHeadlineNote, r.BaselineNote)
+	add(ClaimBaselineDropped, r.BaselineDropped)
 	if n := r.Protocol.Layouts; n > 1 {
-		add(fmt.Sprintf("layouts=%d: the fresh processes took %d builds with different code alignment in turn", n, n))
+		add(ClaimHeadlineLayouts, fmt.Sprintf("layouts=%d: the fresh processes took %d builds with different code alignment in turn", n, n))
 	}
 	if p := r.Prediction; p != nil {
 		switch {
 		case p.Held == nil || p.Observed == nil:
-			add(fmt.Sprintf("prediction %s, written before the run: not judged (the run did not measure both)", p.Text))
+			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: not judged (the run did not measure both)", p.Text))
 		case *p.Held:
-			add(fmt.Sprintf("prediction %s, written before the run: held (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: held (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
 		default:
-			add(fmt.Sprintf("prediction %s, written before the run: did not hold (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: did not hold (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
 		}
 	}
 	return out
@@ -71,7 +83,11 @@ func variantHeadlines(r *Result) []HeadlineLine {
 	if bl := r.Baseline; bl != nil && len(bl.Verdicts) > 0 {
 		out := make([]HeadlineLine, 0, len(bl.Verdicts))
 		for _, v := range bl.Verdicts {
-			out = append(out, HeadlineLine{Variant: v.Name, Verdict: v.Verdict, Text: baselineHeadline(r, v, took)})
+			claim := ClaimHeadlineBaseline
+			if v.Verdict == VerdictDead || v.Verdict == VerdictHollow {
+				claim = ClaimHeadlineNotLive
+			}
+			out = append(out, HeadlineLine{Variant: v.Name, Verdict: v.Verdict, Text: baselineHeadline(r, v, took), Claim: claim})
 		}
 		return out
 	}
@@ -234,19 +250,19 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 	how += seconds(took)
 	switch {
 	case v.Dead:
-		return HeadlineLine{v.Name, VerdictDead, fmt.Sprintf("%s: DEAD: it times the clock (%s); the compiler removed the work", v.Name, med)}
+		return aloneLine(v.Name, VerdictDead, fmt.Sprintf("%s: DEAD: it times the clock (%s); the compiler removed the work", v.Name, med))
 	case v.Hollow:
-		return HeadlineLine{v.Name, VerdictHollow, fmt.Sprintf("%s: HOLLOW: only a counting loop is left (%s); the result is unused", v.Name, med)}
+		return aloneLine(v.Name, VerdictHollow, fmt.Sprintf("%s: HOLLOW: only a counting loop is left (%s); the result is unused", v.Name, med))
 	case v.Name == ref || ref == "":
 		per := ""
 		if e := r.Protocol.Elements; e != nil && *e > 0 && s != nil {
 			per = fmt.Sprintf(", %s an element", FormatNS(s.Summary.Median/float64(*e)))
 		}
-		return HeadlineLine{v.Name, "", fmt.Sprintf("%s: %s%s (median of %s)", v.Name, med, per, how)}
+		return aloneLine(v.Name, "", fmt.Sprintf("%s: %s%s (median of %s)", v.Name, med, per, how))
 	}
 	c, ok := comparisonOf(r, v.Name, ref)
 	if !ok {
-		return HeadlineLine{v.Name, "", fmt.Sprintf("%s: %s (%s)", v.Name, med, how)}
+		return aloneLine(v.Name, "", fmt.Sprintf("%s: %s (%s)", v.Name, med, how))
 	}
 	res := resolveOf(r)
 	switch Verdict(c.Significant, c.CILow, c.CIHigh, res) {
@@ -256,20 +272,33 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 		if c.Shift < 1 {
 			verdict = VerdictFaster
 		}
-		return HeadlineLine{v.Name, verdict, fmt.Sprintf("%s: %s %s than %s (%s, %s)", v.Name, word, iv, ref, med, how)}
+		return aloneLine(v.Name, verdict, fmt.Sprintf("%s: %s %s than %s (%s, %s)", v.Name, word, iv, ref, med, how))
 	case VerdictNoDifference:
-		return HeadlineLine{v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (%s, %s)", v.Name,
-			ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how)}
+		return aloneLine(v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (%s, %s)", v.Name,
+			ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how))
 	}
 	if !Bounded(c.CILow, c.CIHigh) {
-		return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how)}
+		return aloneLine(v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how))
 	}
 	what := "holds 1 but reaches past"
 	if c.CILow > 1 || c.CIHigh < 1 { // a difference, of a size not known against the band
 		what = "excludes 1 but reaches across"
 	}
-	return HeadlineLine{v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s %s ±%s; take more reps (%s, %s)",
-		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), what, percent(res/2), med, how)}
+	return aloneLine(v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s %s ±%s; take more reps (%s, %s)",
+		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), what, percent(res/2), med, how))
+}
+
+// aloneLine is a headline without a baseline, with the claim its verdict
+// makes.
+func aloneLine(variant, verdict, text string) HeadlineLine {
+	claim := ClaimHeadlineAlone
+	switch verdict {
+	case VerdictDead, VerdictHollow:
+		claim = ClaimHeadlineDead
+	case "":
+		claim = ClaimHeadlineTime
+	}
+	return HeadlineLine{Variant: variant, Verdict: verdict, Text: text, Claim: claim}
 }
 
 // resolveOf is the width below which an interval holding 1 is "no

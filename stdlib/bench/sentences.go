@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/stats"
@@ -212,6 +213,47 @@ func perElementText(f *facts, m float64) (text string, cycles float64) {
 	return text + fmt.Sprintf(", %s cycles per element at the %s %.0f MHz", sig(cycles), label, f.mhz), cycles
 }
 
+// floatAdd finds a scalar or packed float add in an assembly listing
+// (AT&T, Intel or Go's syntax).
+var floatAdd = regexp.MustCompile(`(?i)\bv?add[sp][sd]\b`)
+
+// AddCeilingBand is how close to one dependent add per element a time
+// per element must be to be called about one (the fingerprint's chains
+// repeat within a few percent).
+const AddCeilingBand = 0.10
+
+// addCeiling weighs a variant's time per element against the ceiling of
+// one dependent float add per element, the addss latency the fingerprint
+// measured in this run, when its timed code adds floats: under it, the
+// adds are not one dependent chain; about at it, as fast as one chain goes.
+// Above it nothing is said: the ceiling is not what bounds it.
+func addCeiling(r *Result, v *Variant, median float64) []Sentence {
+	e, fp := r.Protocol.Elements, r.Conditions.Fingerprint
+	if e == nil || *e <= 0 || fp == nil || !floatAdd.MatchString(v.Asm) {
+		return nil
+	}
+	var lat, cyc float64
+	for _, x := range fp.Entries {
+		if x.Name == "addss" {
+			lat, cyc = x.NS, x.Cycles
+		}
+	}
+	if !(lat > 0) {
+		return nil
+	}
+	per := median / float64(*e)
+	ceiling := fmt.Sprintf("one dependent addss took %s (%s cycles) in this run's fingerprint", FormatNS(lat), sig(cyc))
+	switch k := per / lat; {
+	case k < 1-AddCeilingBand:
+		return said(ClaimAddUnder, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s: %s per element is %s of one dependent float add (%s): its float adds are not one dependent chain (several accumulators or vector lanes), or not all of the work is done",
+			v.Name, FormatNS(per), FormatPct(k), ceiling))
+	case k <= 1+AddCeilingBand:
+		return said(ClaimAddAt, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s: %s per element is about one dependent float add (%s): as fast as one dependent chain of float adds goes, one add per element",
+			v.Name, FormatNS(per), ceiling))
+	}
+	return nil
+}
+
 func plausibilitySentences(f *facts) []Sentence {
 	var out []Sentence
 	clock := f.r.Conditions.Clock
@@ -243,6 +285,9 @@ func plausibilitySentences(f *facts) []Sentence {
 			out = append(out, said(ClaimParallel, "", TopicPlausibility, "", v.Name, v.Name+": "+per+": under one cycle per element, more than one element is in flight at once (independent chains or vector instructions: the assembly shows which, and whether the work is all there)")...)
 		case per != "":
 			out = append(out, said(ClaimPerElement, "", TopicPlausibility, "", v.Name, v.Name+": "+per)...)
+		}
+		if len(why) == 0 && !v.Dead && !v.Hollow {
+			out = append(out, addCeiling(f.r, v, m)...)
 		}
 	}
 	if f.r.Protocol.Elements == nil && f.ref != nil {

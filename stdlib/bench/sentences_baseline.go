@@ -22,17 +22,18 @@ func baselineSentences(f *facts) []Sentence {
 	if bl.Other != "" {
 		who, than = "kernel "+bl.Other, bl.Other
 	}
-	if _, base := ControlName(r); base != "" { // a control (controls.go): the default side
-		who, than = "the same kernel with "+base, base
+	over := "this build over " + than
+	if control, base := ControlName(r); base != "" { // a control (controls.go): the default side
+		who, over = "the same kernel with "+base, control+" over "+base
 	}
 	var head string
 	if bl.Blocks > 0 {
-		head = blocksHead(r, who, than)
+		head = blocksHead(r, who, over)
 	} else {
 		head = fmt.Sprintf("%s (%s) ran in this run beside this build: %d pairs of processes, one of each build, took the %d interleaved rounds in turn "+
-			"in a random order, and %d fresh processes of each alternated; ratios are this build over %s, each verdict at 95%% with the p-values "+
+			"in a random order, and %d fresh processes of each alternated; ratios are %s, each verdict at 95%% with the p-values "+
 			"of its %d verdicts adjusted together (Holm); the interleaved verdict is a test across the process pairs, the fresh and cold ones across processes",
-			who, BuildChange(bl.Kernel, r.Kernel), r.Protocol.Pairs, len(bl.NewFirst), len(bl.FreshNewFirst)/max(len(r.Protocol.Fresh), 1), than, len(bl.Variants))
+			who, BuildChange(bl.Kernel, r.Kernel), r.Protocol.Pairs, len(bl.NewFirst), len(bl.FreshNewFirst)/max(len(r.Protocol.Fresh), 1), over, len(bl.Variants))
 	}
 	if bl.Note != "" {
 		head += "; " + bl.Note
@@ -45,7 +46,7 @@ func baselineSentences(f *facts) []Sentence {
 }
 
 // blocksHead says how a before/after in blocks was measured and judged.
-func blocksHead(r *Result, who, than string) string {
+func blocksHead(r *Result, who, over string) string {
 	bl := r.Baseline
 	why := map[string]string{
 		StopDecided:     "every variant's verdict was known",
@@ -59,12 +60,12 @@ func blocksHead(r *Result, who, than string) string {
 	}
 	return fmt.Sprintf("%s (%s) ran in this run beside this build, in %s: in each, a process of each build took %d interleaved rounds in turn "+
 		"(a random order each round, %s discarded before each), then a fresh process of each build per variant, in a random order; "+
-		"the blocks stopped at %d because %s (at least %d are taken). Ratios are this build over %s; each verdict is the sign test of the "+
+		"the blocks stopped at %d because %s (at least %d are taken). Ratios are %s; each verdict is the sign test of the "+
 		"blocks' median log-ratios, sequential, so that stopping when the answer is known keeps it at 95%%, with the %d series verdicts "+
 		"adjusted together (Holm) and the headline's one verdict per variant (its interleaved rounds and fresh pair pooled per block) "+
 		"adjusted over the variants",
 		who, BuildChange(bl.Kernel, r.Kernel), plural(bl.Blocks, "block"), r.Protocol.BlockRounds, plural(r.Protocol.StepWarmup, "round"),
-		bl.Blocks, why, MinRuns, than, len(bl.Variants))
+		bl.Blocks, why, MinRuns, over, len(bl.Variants))
 }
 
 // BuildChange says what differs between two builds of a kernel.
@@ -96,9 +97,9 @@ func baselineLine(r *Result, e BaselineVariant) string {
 		asm = "assembly differs"
 	}
 	if e.Verdict == VerdictUndefined && e.Undefined != "" {
-		return fmt.Sprintf("%s / %s (%s): undefined: %s; new/previous medians %s", e.Name, series, asm, e.Undefined, FormatRatio(e.Ratio))
+		return fmt.Sprintf("%s / %s (%s): undefined: %s; %s medians %s", e.Name, series, asm, e.Undefined, RatioName(r), FormatRatio(e.Ratio))
 	}
-	est := EstimateText("new/previous", e.Ratio, e.Shift, e.CILow, e.CIHigh, e.Undefined) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
+	est := EstimateText(RatioName(r), e.Ratio, e.Shift, e.CILow, e.CIHigh, e.Undefined) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
 	if e.Verdict == VerdictUndefined {
 		return fmt.Sprintf("%s / %s (%s): undefined: the interval is wider than resolve=%s, %s", e.Name, series, asm, percent(resolveOf(r)), est)
 	}

@@ -109,12 +109,16 @@ func countsSentences(f *facts) []Sentence {
 		}
 		text += cacheCountsText(v.Counts)
 		if bl := r.Baseline; bl != nil {
+			other := "the previous build"
+			if _, base := ControlName(r); base != "" { // a control: its default side
+				other = "the build with " + base
+			}
 			if prev, ok := bl.Counts[v.Name]; ok {
 				switch n := v.Counts.InstructionsPerPass; {
 				case prev == n:
-					text += "; the previous build executes exactly as many: an instruction count that did not change says the executed code did not change in amount, whatever the times say"
+					text += "; " + other + " executes exactly as many: an instruction count that did not change says the executed code did not change in amount, whatever the times say"
 				case prev > 0:
-					text += fmt.Sprintf("; the previous build executed %d (new/previous %s): a count does not move with the load, so this difference is the code's", prev, FormatRatio(float64(n)/float64(prev)))
+					text += fmt.Sprintf("; %s executed %d (%s %s): a count does not move with the load, so this difference is the code's", other, prev, RatioName(r), FormatRatio(float64(n)/float64(prev)))
 				}
 			}
 		}

@@ -48,7 +48,11 @@ func BaselineText(r *bench.Result) (head string, lines []string) {
 }
 
 func baselineTable(r *bench.Result) *table {
-	t := &table{head: []string{"variant / series", "median previous", "median new", "new/previous", "typical", "95% interval", "p (Holm)", "n eff", "verdict"}}
+	side, base, ratio := "new", "previous", bench.RatioName(r)
+	if a, b, ok := strings.Cut(ratio, "/"); ok && r.Control != nil {
+		side, base = a, b
+	}
+	t := &table{head: []string{"variant / series", "median " + base, "median " + side, ratio, "typical", "95% interval", "p (Holm)", "n eff", "verdict"}}
 	for _, e := range r.Baseline.Variants {
 		now := r.Summary(e.Name, e.Series)
 		prev := bench.NewSamples(e.SamplesNS)

@@ -252,3 +252,14 @@ func conditionsSentence(cs [][3]string) string {
 	}
 	return "Stored conditions that differ: " + strings.Join(parts, "; ") + "."
 }
+
+// Sentences are what the comparison says of the two runs' times, each with
+// its claim (internal/prose's oracles recompute the floor and every ratio
+// from the two results): the headline of every variant, then the verdict.
+func (d Diff) Sentences() []bench.Sentence {
+	var out []bench.Sentence
+	for _, h := range d.Headlines {
+		out = append(out, bench.Sentence{Topic: "across", Variant: h.Variant, Claim: bench.ClaimAcrossHeadline, Text: h.Text})
+	}
+	return append(out, bench.Sentence{Topic: "across", Claim: bench.ClaimAcrossVerdict, Text: d.Verdict})
+}

@@ -159,3 +159,13 @@ func cellText(c NWayCell, ref bool) string {
 
 // TableLegend says what the marks of the table mean.
 const TableLegend = "+ slower and - faster beyond the floor; ~ dead code (a ratio of clock reads); - alone: not measured there"
+
+// Sentences are what the N-way comparison says of the times, each with its
+// claim: the headline of every variant, then how the ratios were judged.
+func (n NWay) Sentences() []bench.Sentence {
+	var out []bench.Sentence
+	for _, h := range n.Headlines {
+		out = append(out, bench.Sentence{Topic: "across", Variant: h.Variant, Claim: bench.ClaimAcrossNWay, Text: h.Text})
+	}
+	return append(out, bench.Sentence{Topic: "across", Claim: bench.ClaimAcrossFloors, Text: n.floorSentence()})
+}

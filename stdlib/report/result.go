@@ -119,19 +119,34 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// ConditionLines describe the run's conditions in a few lines.
+// ConditionLines describe the run's conditions in a few lines: the texts
+// of ConditionSentences.
 func ConditionLines(r *bench.Result) []string {
+	var out []string
+	for _, s := range ConditionSentences(r) {
+		out = append(out, s.Text)
+	}
+	return out
+}
+
+// ConditionSentences are the run's conditions, a line each, with the claim
+// each makes (internal/prose's oracles read them against the stored
+// conditions and recompute the clock's step and read cost).
+func ConditionSentences(r *bench.Result) []bench.Sentence {
 	c := r.Conditions
 	m := c.Machine
-	var out []string
-	out = append(out, fmt.Sprintf("machine: %s, %d logical CPUs, %d cores, SMT %s, hypervisor %s, kernel %s",
-		m.CPUModel, m.LogicalCPUs, m.PhysicalCores, m.SMT, m.Virtualized, m.Kernel))
-	out = append(out, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
-	out = append(out, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", bench.FormatNS(c.Clock.ResolutionNS), bench.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
-	if f := c.Fingerprint; f != nil {
-		out = append(out, "fingerprint: "+f.Summary())
+	var out []bench.Sentence
+	add := func(claim, text string) {
+		out = append(out, bench.Sentence{Topic: "conditions", Claim: claim, Text: text})
 	}
-	out = append(out, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
+	add(bench.ClaimCondMachine, fmt.Sprintf("machine: %s, %d logical CPUs, %d cores, SMT %s, hypervisor %s, kernel %s",
+		m.CPUModel, m.LogicalCPUs, m.PhysicalCores, m.SMT, m.Virtualized, m.Kernel))
+	add(bench.ClaimCondFrequency, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
+	add(bench.ClaimCondClock, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", bench.FormatNS(c.Clock.ResolutionNS), bench.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
+	if f := c.Fingerprint; f != nil {
+		add(bench.ClaimCondFingerprint, "fingerprint: "+f.Summary())
+	}
+	add(bench.ClaimCondLoad, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
 	if d := c.During; d != nil {
 		line := fmt.Sprintf("during %.1f s: ", d.Seconds)
 		var parts []string
@@ -144,7 +159,7 @@ func ConditionLines(r *bench.Result) []string {
 				line += fmt.Sprintf("; %s (pid %d) %.0f%% of a CPU on CPU %d", p.Command, p.PID, p.BusyPct, p.CPU)
 			}
 		}
-		out = append(out, line)
+		add(bench.ClaimCondDuring, line)
 	}
 	p := r.Protocol
 	proto := fmt.Sprintf("protocol: reps=%d runs=%d settle=%gms warmup=%d", p.Reps, p.Runs, p.SettleMS, p.Warmup)
@@ -159,8 +174,8 @@ func ConditionLines(r *bench.Result) []string {
 	if p.Elements != nil {
 		proto += fmt.Sprintf(" elements=%d", *p.Elements)
 	}
-	out = append(out, proto)
-	out = append(out, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
+	add(bench.ClaimCondProtocol, proto)
+	add(bench.ClaimCondKernel, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
 		strings.Join(r.Kernel.Flags, " "), short(r.Kernel.BinarySHA256)))
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -20,6 +21,7 @@ var textHashes = map[int]string{
 	1: "1c329c5f18f1089e6551ea45817f18812074bfa7c951814b2f667f93122c37e3",
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
+	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -41,9 +43,41 @@ func TestTextVersion(t *testing.T) {
 			fmt.Fprintln(h, f.Kind, f.Text)
 		}
 	}
+	if bench.TextVersion >= 4 { // version 4 names a control's two sides in its baseline lines and table
+		for _, c := range []bench.Control{{Kind: bench.ControlPad, Value: "64"}, {Kind: bench.ControlPages, Value: "huge"}} {
+			r := everything()
+			r.Control = &c
+			b, bb := Result(r), BaselineBundle(r)
+			fmt.Fprintln(h, b[display.MIMEText], bb[display.MIMEText], Commentary(r))
+			for _, f := range bench.Findings(r) {
+				fmt.Fprintln(h, f.Kind, f.Text)
+			}
+		}
+		// and weighs a time per element against one dependent float add.
+		r := withAddCeiling(everything())
+		for _, s := range bench.Sentences(r) {
+			fmt.Fprintln(h, s.Claim, s.Text)
+		}
+	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if want, ok := textHashes[bench.TextVersion]; !ok || got != want {
 		t.Errorf("the text of the synthetic results hashes to %s, not %q as recorded for text version %d: if the wording changed, "+
 			"bump bench.TextVersion and record the hash under the new version", got, want, bench.TextVersion)
 	}
+}
+
+// withAddCeiling gives r elements=, a float add in every variant's
+// assembly and a fingerprint whose dependent addss takes what the first
+// variant takes per element: the add ceiling's sentences are written.
+func withAddCeiling(r *bench.Result) *bench.Result {
+	if r.Protocol.Elements == nil {
+		n := int64(1 << 20)
+		r.Protocol.Elements = &n
+	}
+	for i := range r.Variants {
+		r.Variants[i].Asm += "\taddss %xmm1, %xmm0\n"
+	}
+	per := r.Variants[0].Series.Interleaved.Summary.Median / float64(*r.Protocol.Elements)
+	r.Conditions.Fingerprint = &machine.Fingerprint{Entries: []machine.Entry{{Name: "addss", Unit: "cycles", Value: 2, Cycles: 2, NS: per}}}
+	return r
 }

@@ -1,0 +1,88 @@
+package prose_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/internal/prose"
+	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/stdlib/report"
+)
+
+// TestConditionsCorpus runs the oracle of every conditions line of every
+// real and synthetic result.
+func TestConditionsCorpus(t *testing.T) {
+	seen := map[string]int{}
+	check := func(name string, r *bench.Result) {
+		for _, s := range report.ConditionSentences(r) {
+			seen[s.Claim]++
+			if err := prose.Check(r, s); err != nil {
+				t.Errorf("%s: %s %q: %v", name, s.Claim, s.Text, err)
+			}
+		}
+	}
+	for name, r := range corpus(t) {
+		check(name, r)
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		check("synthetic", benchtest.Seed000(seed))
+	}
+	for _, c := range []string{bench.ClaimCondClock, bench.ClaimCondFingerprint, bench.ClaimCondDuring} {
+		if seen[c] == 0 {
+			t.Errorf("no conditions line claims %s", c)
+		}
+	}
+	t.Logf("conditions seen: %v", seen)
+}
+
+// The clock's step said as its smallest back-to-back delta (the read cost)
+// instead of the grid; a read cost that is a mean; the zero page read the
+// other way; a busy process left out.
+func TestCounterConditions(t *testing.T) {
+	r := pick(t, func(r *bench.Result) bool {
+		c := r.Conditions
+		return c.Clock.Spaced != "" && c.Fingerprint != nil && c.Fingerprint.ZeroPage != nil && c.During != nil && len(c.During.Busiest) > 0 && c.During.Busiest[0].BusyPct >= 1
+	})
+	lines := map[string]bench.Sentence{}
+	for _, s := range report.ConditionSentences(r) {
+		if err := prose.Check(r, s); err != nil {
+			t.Fatalf("%q: %v", s.Text, err)
+		}
+		lines[s.Claim] = s
+	}
+	clock := lines[bench.ClaimCondClock]
+	c := r.Conditions.Clock
+	bad := clock
+	bad.Text = strings.Replace(clock.Text, "smallest step "+bench.FormatNS(c.ResolutionNS), "smallest step "+bench.FormatNS(c.MinStepNS+c.ResolutionNS), 1)
+	mustFail(t, r, bad)
+	// The read cost a mean with descheduled time in it: the stored read
+	// cost raised a thousandfold beside a dead pass timed alone (which
+	// spans about one read), and the line saying it.
+	mean := *pick(t, func(r *bench.Result) bool {
+		for i := range r.Variants {
+			if r.Variants[i].Dead && r.Variants[i].Batch <= 1 && r.Variants[i].Series.Interleaved != nil {
+				return true
+			}
+		}
+		return false
+	})
+	mean.Conditions.Clock.ReadCostNS = 1000 * (mean.Conditions.Clock.ReadCostNS + 1)
+	for _, s := range report.ConditionSentences(&mean) {
+		if s.Claim == bench.ClaimCondClock {
+			mustFail(t, &mean, s)
+		}
+	}
+	fp := lines[bench.ClaimCondFingerprint]
+	bad = fp
+	if strings.Contains(fp.Text, "a read maps the zero page") {
+		bad.Text = strings.Replace(fp.Text, "a read maps the zero page", "a read allocates", 1)
+	} else {
+		bad.Text = strings.Replace(fp.Text, "a read allocates", "a read maps the zero page", 1)
+	}
+	mustFail(t, r, bad)
+	during := lines[bench.ClaimCondDuring]
+	bad = during
+	bad.Text, _, _ = strings.Cut(during.Text, "; ")
+	mustFail(t, r, bad)
+}
