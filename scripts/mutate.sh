@@ -21,6 +21,10 @@
 #
 # Exits 0 when every mutant is caught, 1 when any survives, 2 on a failure of
 # the script itself.
+#
+# The whole script is one compound command, read before it runs: editing it
+# (or checking out another version) while it runs cannot change what runs.
+{
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH=/usr/local/go/bin:$PATH
@@ -195,3 +199,5 @@ mutants
 [ $dry = no ] || { echo "$total mutants apply and compile"; exit 0; }
 echo "$total mutants: $((total - survived)) caught, $survived survived"
 [ "$survived" -eq 0 ]
+exit
+}
