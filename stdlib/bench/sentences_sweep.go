@@ -276,19 +276,6 @@ func SweepOf(rs []*Result) *SweepSummary {
 	return nil
 }
 
-// FormatBytes writes a byte count with a binary suffix: 48K, 1M, 1.5M.
-func FormatBytes(b int64) string {
-	for _, u := range []struct {
-		s string
-		m float64
-	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		if float64(b) >= u.m {
-			return sig(float64(b)/u.m) + u.s
-		}
-	}
-	return fmt.Sprintf("%d", b)
-}
-
 func pointText(p CurvePoint) string {
 	if p.Bytes == nil {
 		return p.Label

@@ -92,14 +92,32 @@ func ParseSize(s string) (int64, error) {
 	return n * mult, nil
 }
 
-// FormatSize writes n as ParseSize reads it, with the largest exact suffix.
-func FormatSize(n int64) string {
-	for _, u := range []struct {
-		s string
-		m int64
-	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
-		if n >= u.m && n%u.m == 0 {
+// FormatSize writes n as ParseSize reads it, with the largest exact suffix:
+// 4096 is "4K", 1536 is "1536" (FormatBytes writes "1.5K").
+func FormatSize(n int64) string { return formatBinary(n, true) }
+
+// FormatBytes writes a byte count with a binary suffix, the quotient to three
+// significant digits: 48K, 1M, 1.5M (FormatSize writes 1536K for the last).
+func FormatBytes(b int64) string { return formatBinary(b, false) }
+
+// binarySuffixes are the multiples of 1024 that ParseSize reads, largest
+// first.
+var binarySuffixes = [...]struct {
+	s string
+	m int64
+}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}}
+
+// formatBinary writes n with the largest binary suffix it reaches: exact,
+// only a suffix that divides n, with the whole quotient (ParseSize reads it
+// back as n); otherwise the quotient to three significant digits. Without a
+// suffix it is the decimal integer.
+func formatBinary(n int64, exact bool) string {
+	for _, u := range binarySuffixes {
+		switch {
+		case exact && n >= u.m && n%u.m == 0:
 			return strconv.FormatInt(n/u.m, 10) + u.s
+		case !exact && float64(n) >= float64(u.m):
+			return sig(float64(n)/float64(u.m)) + u.s
 		}
 	}
 	return strconv.FormatInt(n, 10)
