@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"math"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -59,8 +60,13 @@ func TestClockRecord(t *testing.T) {
 		}
 		grids[lang] = grid
 	}
+	// One clock, three estimates of its grid, each rounded to 0.5 ns: a
+	// grid between two such steps (this project's EPYC VMs: 21 TSC ticks,
+	// 9.5-9.8 ns) reads either one, and CI saw 10, 10 and 9.5. Apart by
+	// more than one step, or by more than 5%, they are not of one clock.
 	probe := machine.ProbeClock()
-	if grids["c"] != grids["go"] || grids["go"] != probe.GridNS {
+	agree := func(a, b float64) bool { return math.Abs(a-b) <= max(0.5, 0.05*max(a, b)) }
+	if !agree(grids["c"], grids["go"]) || !agree(grids["go"], probe.GridNS) || !agree(grids["c"], probe.GridNS) {
 		t.Errorf("one clock, grids %v and the fingerprint's probe %g", grids, probe.GridNS)
 	}
 }

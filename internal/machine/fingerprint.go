@@ -12,7 +12,8 @@ package machine
 
 // FingerprintVersion is the version of the fingerprint's measurements:
 // two fingerprints of different versions measured different things.
-const FingerprintVersion = 1
+// Version 2 states the 16 KiB and 256 KiB chases in cycles, not ns.
+const FingerprintVersion = 2
 
 // Fingerprint is a machine's measured identity and the boot conditions
 // that change results.

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -174,7 +175,7 @@ func TestDiffWithoutFingerprint(t *testing.T) {
 	}{
 		{"none", nil, "has no fingerprint"},
 		{"skipped", off, "fingerprint=off"},
-		{"another version", other, "versions 1 and 2"},
+		{"another version", other, fmt.Sprintf("versions %d and %d", FingerprintVersion, FingerprintVersion+1)},
 	} {
 		d := DiffFingerprints(a, tc.b)
 		if d.Verdict != HardwareUnknown || !strings.Contains(d.Why, tc.why) {

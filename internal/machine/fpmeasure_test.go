@@ -24,8 +24,14 @@ func TestMeasureFingerprint(t *testing.T) {
 		}
 	}
 	// 64 MiB is far beyond any L1: a chase there is slower than one in 16 KiB.
-	if f.Entry("chase_64M").Value < 3*f.Entry("chase_16K").Value {
-		t.Errorf("chase at 64 MiB %g ns, at 16 KiB %g ns", f.Entry("chase_64M").Value, f.Entry("chase_16K").Value)
+	if f.Entry("chase_64M").Value < 3*f.Entry("chase_16K").NS {
+		t.Errorf("chase at 64 MiB %g ns, at 16 KiB %g ns", f.Entry("chase_64M").Value, f.Entry("chase_16K").NS)
+	}
+	// The private levels in cycles, the shared ones in ns.
+	for name, unit := range map[string]string{"chase_16K": "cycles", "chase_256K": "cycles", "chase_4M": "ns", "chase_64M": "ns"} {
+		if e := f.Entry(name); e.Unit != unit || e.NS <= 0 || e.Cycles <= 0 {
+			t.Errorf("%s: %+v, want it in %s with both ns and cycles", name, e, unit)
+		}
 	}
 	if f.ZeroPage == nil || f.Boot.Cmdline == "" || f.CPU != 0 || f.Exact != (runtime.GOARCH == "amd64") {
 		t.Errorf("fingerprint %+v", f)
