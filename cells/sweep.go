@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"html"
 	"os"
 	"regexp"
 	"slices"
@@ -46,8 +47,19 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = s.opt.ResultsDir
 	}
+	// The first output is the progress line, which the headline replaces
+	// (as a %bench's): the builds and the prediction follow it.
+	id := display.NewID()
+	start := time.Now()
+	progress := func(text string, update bool) {
+		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
+			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + html.EscapeString(text) + `</span>`},
+			Metadata: report.Role(report.RoleHeadline), ID: id}, update)
+	}
+	progress(fmt.Sprintf("%%bench %s: sweep building", name), false)
 	kernels, points, err := s.buildSweep(ctx, spec, opt, pub)
 	if err != nil {
+		progress(fmt.Sprintf("%%bench %s: sweep not run: a point did not build (below)", name), true)
 		return err
 	}
 	if opt.Predict != "" {
@@ -57,22 +69,16 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	for i := range points {
 		runs[i] = bench.SweepRun{Kernel: kernels[i], Point: points[i]}
 	}
-	id := display.NewID()
-	start := time.Now()
-	progress := func(text string, update bool) {
-		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
-			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + text + `</span>`}, ID: id}, update)
-	}
-	progress(fmt.Sprintf("%%bench %s: sweep of %d points starting", name, len(points)), false)
+	progress(fmt.Sprintf("%%bench %s: sweep of %d points starting", name, len(points)), true)
 	opt.Progress = func(p bench.Progress) {
 		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)", name, p, time.Since(start).Seconds()), true)
 	}
 	rs, runErr := bench.RunSweep(ctx, runs, opt)
 	if rs == nil {
+		progress(fmt.Sprintf("%%bench %s: sweep failed after %.1f s (below)", name, time.Since(start).Seconds()), true)
 		return fail(runErr)
 	}
-	progress(fmt.Sprintf("%%bench %s: sweep of %d points done in %.1f s; raw records and result.json of each point in %s ...", name,
-		len(rs), time.Since(start).Seconds(), rs[0].RawFile), true)
+	pub.Display(display.Bundle{Data: report.SweepHeadlineBundle(rs), Metadata: report.Role(report.RoleHeadline), ID: id}, true)
 	s.showSweep(rs, pub)
 	s.mu.Lock()
 	for _, r := range rs {
@@ -98,14 +104,14 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 // result+json entry, then the plot and the commentary.
 func (s *Session) showSweep(rs []*bench.Result, pub display.Publisher) {
 	for _, r := range rs {
-		pub.Display(display.Bundle{Data: report.SweepPoint(r), ID: display.NewID()}, false)
+		pub.Display(display.Bundle{Data: report.SweepPoint(r), Metadata: report.Role(report.RoleResult), ID: display.NewID()}, false)
 	}
 	if f, err := plot.Sweep(rs); err == nil {
-		pub.Display(display.Bundle{Data: f.Bundle(), Metadata: f.Metadata(), ID: display.NewID()}, false)
+		pub.Display(display.Bundle{Data: f.Bundle(), Metadata: report.WithRole(f.Metadata(), report.RolePlot), ID: display.NewID()}, false)
 	} else {
 		pub.Stream("stderr", fmt.Sprintf("the sweep plot could not be drawn: %v\n", err))
 	}
-	pub.Display(display.Bundle{Data: report.SweepCommentary(rs), ID: display.NewID()}, false)
+	pub.Display(display.Bundle{Data: report.SweepCommentary(rs), Metadata: report.Role(report.RoleCommentary), ID: display.NewID()}, false)
 }
 
 // buildSweep builds one kernel per point (each its own cache entry) and

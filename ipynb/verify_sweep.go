@@ -122,11 +122,40 @@ func checkSweepRendered(nb *Notebook, f Found, r *bench.Result) []string {
 	if r.Sweep.Summary == nil {
 		return problems
 	}
-	j, ok := commentaryAfter(nb.Cells[f.Cell], f.Output)
-	if !ok {
-		return append(problems, fmt.Sprintf("cell %d: no sweep commentary (a text/markdown output) follows the last point", f.Cell))
+	cell := nb.Cells[f.Cell]
+	rs := sweepPoints(nb, r.Sweep.ID)
+	if role := report.RoleOf(out.Metadata); role != "" && role != report.RoleResult {
+		problems = append(problems, fmt.Sprintf("cell %d output %d holds a sweep point but has the role %q", f.Cell, f.Output, role))
 	}
-	c := report.SweepCommentary(sweepPoints(nb, r.Sweep.ID))
+	var j int
+	if roles := outputRoles(cell); len(roles) > 0 {
+		// Found by role: one headline, the cell's first output, and one
+		// commentary.
+		for _, role := range []string{report.RoleHeadline, report.RoleCommentary} {
+			if n := len(roles[role]); n != 1 {
+				return append(problems, fmt.Sprintf("cell %d: %d outputs have the role %s, want one", f.Cell, n, role))
+			}
+		}
+		h := roles[report.RoleHeadline][0]
+		if h != 0 {
+			problems = append(problems, fmt.Sprintf("cell %d: the sweep's headline is output %d, not the first", f.Cell, h))
+		}
+		want := report.SweepHeadlineBundle(rs)
+		for _, mime := range []string{display.MIMEText, display.MIMEHTML} {
+			if p := sameText(fmt.Sprintf("cell %d output %d %s (sweep headline)", f.Cell, h, mime), cell.Outputs[h].Data[mime], want[mime], mime); p != "" {
+				problems = append(problems, p)
+			}
+		}
+		j = roles[report.RoleCommentary][0]
+	} else {
+		// Notebooks written before outputs carried their role: the
+		// commentary follows the last point.
+		var ok bool
+		if j, ok = commentaryAfter(cell, f.Output); !ok {
+			return append(problems, fmt.Sprintf("cell %d: no sweep commentary (a text/markdown output) follows the last point", f.Cell))
+		}
+	}
+	c := report.SweepCommentary(rs)
 	for _, mime := range []string{display.MIMEMarkdown, display.MIMEText} {
 		if p := sameText(fmt.Sprintf("cell %d output %d %s (sweep commentary)", f.Cell, j, mime), nb.Cells[f.Cell].Outputs[j].Data[mime], c[mime], mime); p != "" {
 			problems = append(problems, p)

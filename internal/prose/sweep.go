@@ -37,6 +37,9 @@ var sweepOracles = map[string]SweepOracle{
 	bench.ClaimSweepNoStep:       sweepNoStep,
 	bench.ClaimSweepFall:         sweepFall,
 	bench.ClaimSweepPrediction:   sweepPrediction,
+
+	bench.ClaimSweepHeadline:        sweepHeadline,
+	bench.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
 }
 
 // SweepClaims lists every claim a sweep oracle checks.
@@ -58,9 +61,14 @@ func CheckSweep(rs []*bench.Result, s bench.Sentence) error {
 }
 
 // CheckSweepAll runs the oracle of every sentence bench.SweepSentences
-// writes for a sweep, and says which fall it leaves unsaid.
+// writes for a sweep and of every line of its headline
+// (bench.SweepHeadline), and says which fall they leave unsaid.
 func CheckSweepAll(rs []*bench.Result) []Failure {
-	return CheckSweepSentences(rs, bench.SweepSentences(rs))
+	ss := bench.SweepSentences(rs)
+	for _, l := range bench.SweepHeadline(rs) {
+		ss = append(ss, l.Sentence())
+	}
+	return CheckSweepSentences(rs, ss)
 }
 
 // CheckSweepSentences runs the oracle of each sentence of ss on the sweep,
@@ -378,6 +386,88 @@ func sweepPrediction(rs []*bench.Result, s bench.Sentence) error {
 	}
 	if !strings.HasSuffix(strings.TrimSuffix(s.Text, ", judged on "+sum.Variant), ", "+want) {
 		return fail("prediction %s%g with [%g, %g]: the sentence says %q, the interval gives %s", p.Op, v, lo, hi, s.Text, want)
+	}
+	return nil
+}
+
+var headlineSpanRE = regexp.MustCompile(`\(([0-9.]+)x\), (no step|a step from|(\d+) steps: from) `)
+
+// sweepHeadline: a curve's headline line gives the ratio of its last
+// point's median time per element to its first's, and names exactly the
+// pairs of consecutive points that the step rule (rises, confirmed by the
+// fresh processes) calls steps, by their labels, in order.
+func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
+	ps, err := pointsOf(rs, s)
+	if err != nil {
+		return err
+	}
+	if len(ps) < 2 {
+		return fail("%s: a curve of %d points", s.Variant, len(ps))
+	}
+	m := headlineSpanRE.FindStringSubmatch(s.Text)
+	if m == nil {
+		return fail("no ratio and steps in %q", s.Text)
+	}
+	said, _ := strconv.ParseFloat(m[1], 64)
+	first, last := ps[0], ps[len(ps)-1]
+	if got := median(last.perEl) / median(first.perEl); !near(said, got, 0.005) {
+		return fail("%s: says %gx from first to last point, the medians give %.4g", s.Variant, said, got)
+	}
+	var want []string
+	for i := 0; i+1 < len(ps); i++ {
+		if rises(ps[i].perEl, ps[i+1].perEl) && confirmed(ps[i], ps[i+1]) {
+			want = append(want, labelOf(ps[i])+" to "+labelOf(ps[i+1])+" ")
+		}
+	}
+	var named []string
+	if m[2] != "no step" {
+		rest := s.Text[strings.Index(s.Text, m[0])+len(m[0]):]
+		if j := strings.LastIndex(rest, " ("); j >= 0 {
+			rest = rest[:j] // the points and the time
+		}
+		for _, part := range strings.Split(rest, ", from ") {
+			if j := strings.LastIndex(part, " "); j > 0 {
+				named = append(named, part[:j+1]) // the ratio is the commentary's to check
+			}
+		}
+	}
+	if len(named) != len(want) || strings.Join(named, "|") != strings.Join(want, "|") {
+		return fail("%s: names steps %q, the rule finds %q", s.Variant, named, want)
+	}
+	if m[3] != "" && strconv.Itoa(len(want)) != m[3] {
+		return fail("%s: says %s steps, the rule finds %d", s.Variant, m[3], len(want))
+	}
+	return nil
+}
+
+// labelOf is a point as the headline names it: its axes and values.
+func labelOf(p point) string { return bench.PointLabel(p.r) }
+
+var notLiveRE = regexp.MustCompile(`: (DEAD|HOLLOW) at (every point|(\d+) of (\d+) points): `)
+
+// sweepHeadlineNotLive: a variant said dead (hollow) at every point, or at
+// k of n, is so at that many of the sweep's n points, and is not on the
+// curves (the first point's verdict decides that).
+func sweepHeadlineNotLive(rs []*bench.Result, s bench.Sentence) error {
+	m := notLiveRE.FindStringSubmatch(s.Text)
+	if m == nil {
+		return fail("no DEAD or HOLLOW count in %q", s.Text)
+	}
+	n := 0
+	for _, r := range rs {
+		if v := r.Variant(s.Variant); v != nil && ((m[1] == "DEAD" && v.Dead) || (m[1] == "HOLLOW" && !v.Dead && v.Hollow)) {
+			n++
+		}
+	}
+	want := strconv.Itoa(n) + " of " + strconv.Itoa(len(rs)) + " points"
+	if n == len(rs) {
+		want = "every point"
+	}
+	if m[2] != want {
+		return fail("%s: says %s at %s, the points give %s", s.Variant, m[1], m[2], want)
+	}
+	if v := rs[0].Variant(s.Variant); v == nil || (!v.Dead && !v.Hollow) {
+		return fail("%s: said not on the curves, yet live at the first point", s.Variant)
 	}
 	return nil
 }

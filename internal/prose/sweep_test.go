@@ -3,8 +3,10 @@ package prose_test
 import (
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -222,6 +224,115 @@ func itoa(i int) string { return strconv.Itoa(i) }
 
 // cloneSweep is a deep copy of a sweep's results.
 func cloneSweep(t *testing.T, rs []*bench.Result) []*bench.Result {
+	t.Helper()
+	b, err := json.Marshal(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*bench.Result
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var ratioRE = regexp.MustCompile(`\(([0-9.]+)x\), `)
+
+// The headline of every real sweep: a line per curve that its oracle
+// holds, and counter-examples each oracle refuses: a wrong ratio, a step
+// left out, a step the rule does not find, a dead count that is not the
+// points'.
+func TestSweepHeadline(t *testing.T) {
+	lines, steps := 0, 0
+	for name, rs := range sweeps(t) {
+		hl := bench.SweepHeadline(rs)
+		if len(hl) == 0 {
+			t.Errorf("%s: no headline", name)
+		}
+		for _, l := range hl {
+			if l.Claim != bench.ClaimSweepHeadline {
+				continue
+			}
+			lines++
+			s := l.Sentence()
+			if err := prose.CheckSweep(rs, s); err != nil {
+				t.Errorf("%s: %q: %v", name, s.Text, err)
+			}
+			bad := s
+			bad.Text = ratioRE.ReplaceAllStringFunc(s.Text, func(m string) string { // 5% off, beyond the rounding
+				x, _ := strconv.ParseFloat(ratioRE.FindStringSubmatch(m)[1], 64)
+				return fmt.Sprintf("(%.4gx), ", 1.05*x)
+			})
+			if bad.Text == s.Text || prose.CheckSweep(rs, bad) == nil {
+				t.Errorf("%s: a wrong ratio passes: %q", name, bad.Text)
+			}
+			if strings.Contains(s.Text, "no step") {
+				bad.Text = strings.Replace(s.Text, "no step", "a step from N=4K to N=16K 2x", 1)
+			} else {
+				steps++
+				j, k := strings.Index(s.Text, "x), ")+4, strings.LastIndex(s.Text, " (")
+				bad.Text = s.Text[:j] + "no step" + s.Text[k:]
+			}
+			if prose.CheckSweep(rs, bad) == nil {
+				t.Errorf("%s: a headline with its steps changed passes: %q", name, bad.Text)
+			}
+		}
+	}
+	if lines == 0 || steps == 0 {
+		t.Errorf("the corpus gives %d headline lines, %d with steps: want some of each", lines, steps)
+	}
+}
+
+// A variant dead at the first point is a not-live line with the count of
+// the points it is dead at, which the oracle recounts: the corpus's sizes
+// sweep with eight made dead at every point, then at the first three.
+func TestSweepHeadlineNotLive(t *testing.T) {
+	var base []*bench.Result
+	for name, rs := range sweeps(t) {
+		if strings.HasPrefix(name, "sizes") && rs[0].Variant("eight") != nil {
+			base = rs
+			break
+		}
+	}
+	if base == nil {
+		t.Fatal("no sizes sweep with a variant eight in the corpus")
+	}
+	for _, dead := range []int{len(base), 3} {
+		rs := cloneResults(t, base)
+		for _, r := range rs {
+			if r.Sweep.Index < dead || dead == len(base) {
+				r.Variant("eight").Dead = true
+			}
+		}
+		var line *bench.HeadlineLine
+		for _, l := range bench.SweepHeadline(rs) {
+			if l.Claim == bench.ClaimSweepHeadlineNotLive && l.Variant == "eight" {
+				line = &l
+			}
+			if l.Claim == bench.ClaimSweepHeadline && l.Variant == "eight" {
+				t.Errorf("dead at %d points, yet on the curves: %q", dead, l.Text)
+			}
+		}
+		if line == nil {
+			t.Fatalf("dead at %d points: no not-live line", dead)
+		}
+		s := line.Sentence()
+		if err := prose.CheckSweep(rs, s); err != nil {
+			t.Errorf("%q: %v", s.Text, err)
+		}
+		bad := s
+		if dead == len(base) {
+			bad.Text = strings.Replace(s.Text, "every point", "3 of 8 points", 1)
+		} else {
+			bad.Text = strings.Replace(s.Text, "at 3 of", "at 4 of", 1)
+		}
+		if bad.Text == s.Text || prose.CheckSweep(rs, bad) == nil {
+			t.Errorf("a wrong count passes: %q (from %q)", bad.Text, s.Text)
+		}
+	}
+}
+
+func cloneResults(t *testing.T, rs []*bench.Result) []*bench.Result {
 	t.Helper()
 	b, err := json.Marshal(rs)
 	if err != nil {

@@ -19,8 +19,10 @@ type HeadlineLine struct {
 	Verdict string
 	Text    string
 	// Claim is what the line asserts (claims.go): internal/prose holds its
-	// oracle, as for every other sentence.
+	// oracle, as for every other sentence; Key names what it is about when
+	// the variant does not (a sweep's points).
 	Claim string
+	Key   string
 }
 
 // TopicHeadline is the topic of the headline's lines as sentences.
@@ -29,7 +31,7 @@ const TopicHeadline = "headline"
 // Sentence is the line as a sentence of the headline topic, for the
 // oracles.
 func (l HeadlineLine) Sentence() Sentence {
-	return Sentence{Topic: TopicHeadline, Variant: l.Variant, Claim: l.Claim, Text: l.Text}
+	return Sentence{Topic: TopicHeadline, Variant: l.Variant, Claim: l.Claim, Key: l.Key, Text: l.Text}
 }
 
 // Headline is one line per measured variant, the verdict first: with a

@@ -39,9 +39,9 @@ const (
 	ClaimSweepPrediction   = "sweep.prediction"
 )
 
-// SweepClaims lists every claim SweepSentences names.
+// SweepClaims lists every claim SweepSentences and SweepHeadline name.
 var SweepClaims = []string{ClaimSweepCaches, ClaimSweepBytesUnknown, ClaimSweepSpan, ClaimSweepStep, ClaimSweepUnchecked,
-	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction}
+	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction, ClaimSweepHeadline, ClaimSweepHeadlineNotLive}
 
 // CurvePoint is one point of a sweep's curve: its working set (or, when
 // unknown, its first axis value), its time per element samples (the

@@ -18,14 +18,7 @@ var verdictColor = map[string]string{
 // HeadlineText is the headline of a result as text: one line per variant
 // (bench.Headline), then where its raw records are.
 func HeadlineText(r *bench.Result) string {
-	var b strings.Builder
-	for _, l := range bench.Headline(r) {
-		b.WriteString(l.Text + "\n")
-	}
-	if r.RawFile != "" {
-		fmt.Fprintf(&b, "%s\n", rawFileLine(r))
-	}
-	return b.String()
+	return headlineText(bench.Headline(r), rawOf(r))
 }
 
 // HeadlineBundle is the headline as the first output of %bench: text, and
@@ -33,9 +26,42 @@ func HeadlineText(r *bench.Result) string {
 // HTML uses only what the classic Notebook keeps in an untrusted output
 // (<b>, <font color>, <div>).
 func HeadlineBundle(r *bench.Result) map[string]any {
+	return headlineBundle(bench.Headline(r), rawOf(r))
+}
+
+// SweepHeadlineBundle is the headline of a sweep (bench.SweepHeadline), the
+// first output of its %bench, as HeadlineBundle writes a result's: the
+// raw line names the first point's folder, beside which the others are.
+func SweepHeadlineBundle(rs []*bench.Result) map[string]any {
+	raw := ""
+	if len(rs) > 0 && rs[0].RawFile != "" {
+		raw = fmt.Sprintf("raw records and %s of each point in %s ...", bench.ResultFile, rs[0].RawFile)
+	}
+	return headlineBundle(bench.SweepHeadline(rs), raw)
+}
+
+func rawOf(r *bench.Result) string {
+	if r.RawFile == "" {
+		return ""
+	}
+	return rawFileLine(r)
+}
+
+func headlineText(lines []bench.HeadlineLine, raw string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Text + "\n")
+	}
+	if raw != "" {
+		b.WriteString(raw + "\n")
+	}
+	return b.String()
+}
+
+func headlineBundle(lines []bench.HeadlineLine, raw string) map[string]any {
 	var h strings.Builder
 	h.WriteString(`<div class="benchbook-headline" style="font-family:monospace;font-size:13px">`)
-	for _, l := range bench.Headline(r) {
+	for _, l := range lines {
 		if l.Variant == "" {
 			fmt.Fprintf(&h, `<div><font color="#444">%s</font></div>`, html.EscapeString(l.Text))
 			continue
@@ -52,11 +78,11 @@ func HeadlineBundle(r *bench.Result) map[string]any {
 		}
 		fmt.Fprintf(&h, "<div><b>%s</b>: %s</div>", html.EscapeString(name), rest)
 	}
-	if r.RawFile != "" {
-		fmt.Fprintf(&h, `<div><font color="#666">%s</font></div>`, html.EscapeString(rawFileLine(r)))
+	if raw != "" {
+		fmt.Fprintf(&h, `<div><font color="#666">%s</font></div>`, html.EscapeString(raw))
 	}
 	h.WriteString("</div>")
-	return map[string]any{display.MIMEText: HeadlineText(r), display.MIMEHTML: h.String()}
+	return map[string]any{display.MIMEText: headlineText(lines, raw), display.MIMEHTML: h.String()}
 }
 
 // rawFileLine says where the raw records and the result are: "raw records
