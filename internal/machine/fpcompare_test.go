@@ -147,6 +147,9 @@ func TestDiffNamesTheDifference(t *testing.T) {
 	if got := d.Differing()[0].Phrase(); got != "addss takes 3 cycles against 2" {
 		t.Errorf("phrase %q", got)
 	}
+	if got := (EntryDiff{Name: StreamEntry, Unit: "GB/s", A: 23.1, B: 11.2}).Phrase(); got != "stream_read reads 11.2 GB/s against 23.1" {
+		t.Errorf("phrase %q", got)
+	}
 	want := [][3]string{
 		{"anonymous read", "maps the zero page (of 64 pages read then written, the writes faulted 64)", "allocates (of 64 pages read then written, the writes faulted 0)"},
 		{"mitigation meltdown", "Not affected", "(none)"},
