@@ -37,6 +37,8 @@ var sweepOracles = map[string]SweepOracle{
 	bench.ClaimSweepNoStep:       sweepNoStep,
 	bench.ClaimSweepFall:         sweepFall,
 	bench.ClaimSweepPrediction:   sweepPrediction,
+	bench.ClaimBWOver:            sweepBWOf(bwOver),
+	bench.ClaimBWAt:              sweepBWOf(bwAt),
 }
 
 // SweepClaims lists every claim a sweep oracle checks.
