@@ -123,6 +123,9 @@ func bwAt(r *bench.Result, s bench.Sentence) error {
 	if k := f.bw / f.med; k < 1-bwBand || k > 1+bwBand {
 		return fail("%s: says at the stream's bandwidth, %.4g bytes per ns is %.3g of its median %.4g", s.Variant, f.bw, k, f.med)
 	}
+	if f.fastest > (1+2*bwBand)*f.med {
+		return fail("%s: says at the stream's bandwidth, but the stream moved while it was measured: its fastest trial %.4g is %.3g of its median %.4g", s.Variant, f.fastest, f.fastest/f.med, f.med)
+	}
 	return bwSaid(f, s, f.med)
 }
 

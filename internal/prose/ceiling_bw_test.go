@@ -92,6 +92,15 @@ func TestBWCeilingAt(t *testing.T) {
 	bad.Text = strings.Replace(at.Text, "the 32MB last-level", "the 16MB last-level", 1)
 	mustFail(t, r, bad)
 
+	// A stream that moved while it was measured (the trials of a real run
+	// under other work), its median at eight's speed: nothing is called at
+	// it, and the at sentence fails.
+	moved := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 2.2, 4.3, 4.3, 5.8, 6.0)
+	if got := bwSentences(moved); len(got) != 0 {
+		t.Errorf("at a stream that moved: %+v", got)
+	}
+	mustFail(t, moved, at)
+
 	// The stream 1.3x faster: eight is neither at it nor over it.
 	far := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 5.5, 5.6, 5.7, 5.8, 5.9)
 	if got := bwSentences(far); len(got) != 0 {
