@@ -56,13 +56,17 @@ func bwOf(r *bench.Result, variant string) (bwFacts, bool) {
 	if !live(r.Variant(variant)) || r.Sweep == nil || r.Sweep.Bytes == nil || fp == nil {
 		return f, false
 	}
-	for _, e := range fp.Entries {
-		if e.Name == "stream_read" && e.Unit == "GB/s" && len(e.Trials) > 0 {
+	for _, e := range fp.Entries { // the first of the name, as a fingerprint's Entry reads it
+		if e.Name != "stream_read" {
+			continue
+		}
+		if e.Unit == "GB/s" && len(e.Trials) > 0 {
 			f.stream, f.med, f.fastest = e.Bytes, median(e.Trials), math.Inf(-1)
 			for _, t := range e.Trials {
 				f.fastest = math.Max(f.fastest, t)
 			}
 		}
+		break
 	}
 	f.ws, f.llc = *r.Sweep.Bytes, llcOf(r)
 	f.perPass = median(series(r, variant, "interleaved"))

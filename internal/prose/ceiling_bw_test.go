@@ -44,6 +44,10 @@ func withStream(r *bench.Result, llc string, trials ...float64) *bench.Result {
 	}
 	st := machine.Entry{Name: machine.StreamEntry, Unit: "GB/s", Value: median(trials), Trials: trials, Bytes: 64 << 20}
 	st.Noise = machine.NoiseOf(st)
+	if e := r.Conditions.Fingerprint.Entry(machine.StreamEntry); e != nil {
+		*e = st // a sweep measured with the stream: its stream replaced
+		return r
+	}
 	r.Conditions.Fingerprint.Entries = append(r.Conditions.Fingerprint.Entries, st)
 	return r
 }
@@ -174,6 +178,10 @@ func TestBWCeilingUndecidable(t *testing.T) {
 			es := r.Conditions.Fingerprint.Entries
 			r.Conditions.Fingerprint.Entries = es[:len(es)-1]
 		},
+		"a stream_read in another unit": func(r *bench.Result) {
+			r.Conditions.Fingerprint.Entry(machine.StreamEntry).Unit = "ns"
+		},
+		"hollow": func(r *bench.Result) { r.Variant("eight").Hollow = true },
 		"fingerprint=off": func(r *bench.Result) {
 			r.Conditions.Fingerprint.Entries, r.Conditions.Fingerprint.Skipped = []machine.Entry{}, "fingerprint=off"
 		},
@@ -263,5 +271,51 @@ func TestBWCeilingInTheSweepCommentary(t *testing.T) {
 	bad.Key = "0" // the 16 KiB point, which the cache holds
 	if err := prose.CheckSweep(rs, bad); err == nil {
 		t.Errorf("a bandwidth sentence keyed by the wrong point passed: %+v", bad)
+	}
+}
+
+// A variant the clock cannot time (its median within two clock reads) is
+// called implausible, and nothing is said of its bandwidth.
+func TestBWCeilingNotOfAClockBoundVariant(t *testing.T) {
+	r := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 1.9, 1.95, 2, 2, 2)
+	v := r.Variant("eight")
+	v.Batch = 1
+	r.Conditions.Clock.ReadCostNS = v.Series.Interleaved.Summary.Median
+	for _, s := range bwSentences(r) {
+		if s.Variant == "eight" {
+			t.Errorf("said of a clock-bound variant: %q", s.Text)
+		}
+	}
+	for _, s := range bench.BWSentences(r) {
+		if s.Variant == "eight" {
+			t.Errorf("the sweep says of a clock-bound variant: %q", s.Text)
+		}
+	}
+}
+
+// The real sweep of this VM (AMD, 32 MiB L3) with the stream its own
+// fingerprint measured while other work ran (trials 9.3-26.4 GB/s):
+// quarter, which reads a quarter of its array, reads more than memory
+// delivered at 64 and 128 MiB; eight, at the stream's median at 128 MiB,
+// is not called at a stream that moved; everything said holds.
+func TestBWCeilingRealSweep(t *testing.T) {
+	rs := sweeps(t)["bw-sizes-sweep-amd.json.gz"]
+	var over []string
+	for _, s := range bench.SweepSentences(rs) {
+		switch s.Claim {
+		case bench.ClaimBWOver:
+			over = append(over, s.Variant+"@"+s.Key)
+		case bench.ClaimBWAt:
+			t.Errorf("at a stream that moved: %q", s.Text)
+		}
+	}
+	if strings.Join(over, " ") != "quarter@2 quarter@3" {
+		t.Errorf("over: %v, want quarter at points 2 and 3", over)
+	}
+	for _, f := range prose.CheckSweepAll(rs) {
+		t.Errorf("%s %q: %v", f.Sentence.Claim, f.Sentence.Text, f.Err)
+	}
+	for _, r := range rs {
+		sentencesPass(t, r)
 	}
 }
