@@ -197,3 +197,29 @@ func TestFormatEntryValue(t *testing.T) {
 		}
 	}
 }
+
+// A fingerprint with the stream beside one from before it (the same
+// version: the stream is one more entry, the others measured as before)
+// is the same hardware, compared on the entries both have; two streams
+// apart are said and decide nothing (memory is shared).
+func TestDiffWithTheStream(t *testing.T) {
+	old, now := fingerprint(), fingerprint()
+	st := Entry{Name: StreamEntry, Unit: "GB/s", Value: 23, Trials: []float64{22, 23, 23, 24, 25}, Bytes: 64 << 20}
+	st.Noise = NoiseOf(st)
+	now.Entries = append(now.Entries, st)
+	for _, d := range []FingerprintDiff{DiffFingerprints(old, now), DiffFingerprints(now, old)} {
+		if d.Verdict != HardwareSame || len(d.Entries) != len(old.Entries) {
+			t.Errorf("with and without the stream: %q, %d entries", d.Verdict, len(d.Entries))
+		}
+	}
+	slow := fingerprint()
+	st2 := st
+	st2.Trials = []float64{10, 11, 11, 11, 12}
+	st2.Value, st2.Noise = 11, 0
+	st2.Noise = NoiseOf(st2)
+	slow.Entries = append(slow.Entries, st2)
+	d := DiffFingerprints(now, slow)
+	if d.Verdict != HardwareSame || len(d.SharedDiffering()) != 1 || d.SharedDiffering()[0].Phrase() != "stream_read reads 11 GB/s against 23" {
+		t.Errorf("two streams apart: %q, shared differing %+v", d.Verdict, d.SharedDiffering())
+	}
+}
