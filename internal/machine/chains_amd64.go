@@ -24,6 +24,10 @@ func loadChain(iterations uint64, p unsafe.Pointer) unsafe.Pointer
 
 func vzeroupper()
 
+// streamRead reads lines cache lines from p in order, every byte (SSE2
+// loads into four accumulators), and returns their sum.
+func streamRead(p unsafe.Pointer, lines uint64) uint64
+
 // cleanVector clears the upper halves of the vector registers before an
 // SSE chain, where the CPU has AVX (vzeroupper).
 func cleanVector() {

@@ -66,5 +66,19 @@ func loadChain(iterations uint64, p unsafe.Pointer) unsafe.Pointer {
 	return p
 }
 
+// streamRead reads lines cache lines from p in order, every word, into
+// four accumulators, and returns their sum.
+func streamRead(p unsafe.Pointer, lines uint64) uint64 {
+	w := unsafe.Slice((*uint64)(p), lines*lineBytes/8)
+	var s0, s1, s2, s3 uint64
+	for i := 0; i+4 <= len(w); i += 4 {
+		s0 += w[i]
+		s1 += w[i+1]
+		s2 += w[i+2]
+		s3 += w[i+3]
+	}
+	return s0 + s1 + s2 + s3
+}
+
 // cleanVector does nothing: only x86 has the SSE/AVX transition.
 func cleanVector() {}

@@ -44,7 +44,7 @@ type Fingerprint struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Entry is one measured latency: the median of its trials, in Unit, with
+// Entry is one measured latency or bandwidth: the median of its trials, in Unit, with
 // its noise. Trials are in the order taken. NS and Cycles give it in both
 // units where both apply (a chain's cycles are its time against the
 // integer chain's in the same round; a chase's cycles are its time at the
@@ -52,12 +52,16 @@ type Fingerprint struct {
 type Entry struct {
 	Name   string    `json:"name"`
 	What   string    `json:"what"`
-	Unit   string    `json:"unit"` // "cycles" or "ns": what Value, Noise and Trials are in
+	Unit   string    `json:"unit"` // "cycles", "ns" or "GB/s" (bytes per ns): what Value, Noise and Trials are in
 	Value  float64   `json:"value"`
 	Noise  float64   `json:"noise"`
 	Trials []float64 `json:"trials"`
 	NS     float64   `json:"ns,omitempty"`
 	Cycles float64   `json:"cycles,omitempty"`
+	// Bytes is the memory a trial goes through, for the entries that have
+	// a working set (the chase, the streaming read); 0 in results made
+	// before it was recorded.
+	Bytes int64 `json:"bytes,omitempty"`
 }
 
 // ZeroPage is the result of reading then writing a fresh anonymous
@@ -120,6 +124,7 @@ var entryFloors = map[string]floor{
 	"chase_256K": {rel: 0.15},
 	"chase_4M":   {rel: 0.40},
 	"chase_64M":  {rel: 0.20},
+	StreamEntry:  {rel: 0.20},
 	"clock_grid": {abs: 0.5},
 	"clock_read": {rel: 0.10},
 }

@@ -148,6 +148,9 @@ func TestDiffNamesTheDifference(t *testing.T) {
 	if got := d.Differing()[0].Phrase(); got != "addss takes 3 cycles against 2" {
 		t.Errorf("phrase %q", got)
 	}
+	if got := (EntryDiff{Name: StreamEntry, Unit: "GB/s", A: 23.1, B: 11.2}).Phrase(); got != "stream_read reads 11.2 GB/s against 23.1" {
+		t.Errorf("phrase %q", got)
+	}
 	want := [][3]string{
 		{"anonymous read", "maps the zero page (of 64 pages read then written, the writes faulted 64)", "allocates (of 64 pages read then written, the writes faulted 0)"},
 		{"mitigation meltdown", "Not affected", "(none)"},
@@ -193,5 +196,31 @@ func TestFormatEntryValue(t *testing.T) {
 		if got := FormatEntryValue(tc.v, tc.unit); got != tc.want {
 			t.Errorf("FormatEntryValue(%g, %s) = %q, want %q", tc.v, tc.unit, got, tc.want)
 		}
+	}
+}
+
+// A fingerprint with the stream beside one from before it (the same
+// version: the stream is one more entry, the others measured as before)
+// is the same hardware, compared on the entries both have; two streams
+// apart are said and decide nothing (memory is shared).
+func TestDiffWithTheStream(t *testing.T) {
+	old, now := fingerprint(), fingerprint()
+	st := Entry{Name: StreamEntry, Unit: "GB/s", Value: 23, Trials: []float64{22, 23, 23, 24, 25}, Bytes: 64 << 20}
+	st.Noise = NoiseOf(st)
+	now.Entries = append(now.Entries, st)
+	for _, d := range []FingerprintDiff{DiffFingerprints(old, now), DiffFingerprints(now, old)} {
+		if d.Verdict != HardwareSame || len(d.Entries) != len(old.Entries) {
+			t.Errorf("with and without the stream: %q, %d entries", d.Verdict, len(d.Entries))
+		}
+	}
+	slow := fingerprint()
+	st2 := st
+	st2.Trials = []float64{10, 11, 11, 11, 12}
+	st2.Value, st2.Noise = 11, 0
+	st2.Noise = NoiseOf(st2)
+	slow.Entries = append(slow.Entries, st2)
+	d := DiffFingerprints(now, slow)
+	if d.Verdict != HardwareSame || len(d.SharedDiffering()) != 1 || d.SharedDiffering()[0].Phrase() != "stream_read reads 11 GB/s against 23" {
+		t.Errorf("two streams apart: %q, shared differing %+v", d.Verdict, d.SharedDiffering())
 	}
 }

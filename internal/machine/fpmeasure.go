@@ -53,16 +53,25 @@ var chaseSizes = []struct {
 	{"chase_64M", 64 << 20, 6 * time.Millisecond, false},
 }
 
+// StreamEntry names the fingerprint's streaming read: the chase's 64 MiB
+// read in order, every byte, at least twice the last-level cache of most
+// cores (32 MiB on this project's VMs), so that what a trial reads comes
+// from memory; 3-5 ms a trial here (13-25 GB/s).
+const StreamEntry = "stream_read"
+
 // MeasureFingerprint measures this machine's fingerprint: the latencies
 // in cycles of dependent ADDSS, ADDSD, MULSD and loads of a line in L1,
 // each timed against a chain of dependent integer adds (one cycle each)
 // in the same round; a pointer chase through 16 KiB, 256 KiB, 4 MiB and
-// 64 MiB; the clock's grid and read cost; whether an anonymous read maps
-// the zero page; and the boot conditions. The trials of every entry are
-// spread over the whole measurement (round robin: a round times each
-// entry once), so that something that disturbs the machine for a few
+// 64 MiB; a streaming read of the 64 MiB (bytes per ns); the clock's grid
+// and read cost; whether an anonymous read maps the zero page; and the
+// boot conditions. The trials of every entry but the stream are spread
+// over the whole measurement (round robin: a round times each entry
+// once), so that something that disturbs the machine for a few
 // milliseconds spoils one trial of each entry, not every trial of one.
-// About 0.15-0.2 s. It never fails: what cannot be measured is said in
+// The stream's trials follow the rounds, one after another (streams):
+// a stream leaves up to the last-level cache's size of the 64 MiB cached,
+// where a later chase through it would hit. About 0.15-0.2 s. It never fails: what cannot be measured is said in
 // Notes.
 func MeasureFingerprint(opt FingerprintOptions) Fingerprint {
 	start := time.Now()
@@ -92,6 +101,7 @@ func MeasureFingerprint(opt FingerprintOptions) Fingerprint {
 		for r := range fpTrials {
 			m.round(r)
 		}
+		m.streams()
 		f.Entries = m.entries()
 	}
 	if z, err := ProbeZeroPage(); err != nil {
@@ -116,6 +126,7 @@ type measurer struct {
 	intNS  []float64   // ns per integer add
 	nsPer  [][]float64 // per chain, ns per instruction
 	chased [][]float64 // per size, ns per load
+	read   []float64   // per stream trial, bytes per ns
 	grid   []float64
 	cost   []float64
 }
@@ -202,6 +213,25 @@ func (m *measurer) round(r int) {
 	m.cost = append(m.cost, p.ReadCostNS)
 }
 
+// streams times the streaming read fpTrials times: the largest chase's
+// memory (already written: its own pages, no zero page) read in order,
+// every byte. It comes after the last chase through that memory (what it
+// leaves cached would make a chase there read the cache), and the one
+// before it leaves a few MiB of random lines cached: the median of the
+// trials, each over 64 MiB, is what memory delivers.
+func (m *measurer) streams() {
+	last := len(chaseSizes) - 1
+	off := 0
+	for _, s := range chaseSizes[:last] {
+		off += s.bytes
+	}
+	mem := m.chase.mem[off : off+chaseSizes[last].bytes]
+	base, lines := unsafe.Pointer(&mem[0]), uint64(len(mem)/lineBytes)
+	for range fpTrials {
+		m.read = append(m.read, float64(len(mem))/timed(func() { chainSinkI = streamRead(base, lines) }))
+	}
+}
+
 // entries are the entries of the rounds measured: a chain's cycles in a
 // round are its ns per instruction over the integer chain's of that
 // round (the clock is the same a millisecond apart), and so are the
@@ -227,12 +257,15 @@ func (m *measurer) entries() []Entry {
 				cyc[r] = m.chased[i][r] / m.intNS[r]
 			}
 			out = append(out, Entry{Name: s.name, What: fmt.Sprintf("pointer chase, a random cycle through %s, 4 KiB pages; cycles per load", sizeName(s.bytes)),
-				Unit: "cycles", Value: Median(cyc), Trials: cyc, NS: ns, Cycles: Median(cyc)})
+				Unit: "cycles", Value: Median(cyc), Trials: cyc, NS: ns, Cycles: Median(cyc), Bytes: int64(s.bytes)})
 			continue
 		}
 		out = append(out, Entry{Name: s.name, What: fmt.Sprintf("pointer chase, a random cycle through %s, 4 KiB pages; ns per load", sizeName(s.bytes)),
-			Unit: "ns", Value: ns, Trials: m.chased[i], NS: ns, Cycles: ns / perAdd})
+			Unit: "ns", Value: ns, Trials: m.chased[i], NS: ns, Cycles: ns / perAdd, Bytes: int64(s.bytes)})
 	}
+	big := chaseSizes[len(chaseSizes)-1].bytes
+	out = append(out, Entry{Name: StreamEntry, What: fmt.Sprintf("streaming read of %s in order, every byte, 4 KiB pages; bytes per ns (GB/s)", sizeName(big)),
+		Unit: "GB/s", Value: Median(m.read), Trials: m.read, Bytes: int64(big)})
 	out = append(out,
 		Entry{Name: "clock_grid", What: "the clock's granularity: the grid its spaced deltas sit on", Unit: "ns",
 			Value: Median(m.grid), Trials: m.grid, NS: Median(m.grid)},

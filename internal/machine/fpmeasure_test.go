@@ -10,7 +10,7 @@ import (
 // only (the values are the machine's).
 func TestMeasureFingerprint(t *testing.T) {
 	f := MeasureFingerprint(FingerprintOptions{CPU: 0})
-	want := []string{"int_add", "addss", "addsd", "mulsd", "load", "chase_16K", "chase_256K", "chase_4M", "chase_64M", "clock_grid", "clock_read"}
+	want := []string{"int_add", "addss", "addsd", "mulsd", "load", "chase_16K", "chase_256K", "chase_4M", "chase_64M", "stream_read", "clock_grid", "clock_read"}
 	if len(f.Entries) != len(want) {
 		t.Fatalf("%d entries, want %d: %+v (notes %q)", len(f.Entries), len(want), f.Entries, f.Notes)
 	}
@@ -32,6 +32,11 @@ func TestMeasureFingerprint(t *testing.T) {
 		if e := f.Entry(name); e.Unit != unit || e.NS <= 0 || e.Cycles <= 0 {
 			t.Errorf("%s: %+v, want it in %s with both ns and cycles", name, e, unit)
 		}
+	}
+	// A stream through 64 MiB moves between a tenth of a byte and a few
+	// hundred bytes per ns on any machine; each trial reads all of it.
+	if s := f.Entry(StreamEntry); s.Unit != "GB/s" || s.Value < 0.1 || s.Value > 1000 || s.Bytes != 64<<20 || !s.Shared() || s.Identity() {
+		t.Errorf("stream %+v", s)
 	}
 	if f.ZeroPage == nil || f.Boot.Cmdline == "" || f.CPU != 0 || f.Exact != (runtime.GOARCH == "amd64") {
 		t.Errorf("fingerprint %+v", f)

@@ -75,9 +75,9 @@ func against(r *bench.Result) string {
 	if c := r.Control; c != nil {
 		switch c.Kind {
 		case bench.ControlPages:
-			return "4 KiB pages"
+			return "the same binary with 4 KiB pages"
 		case bench.ControlPad:
-			return "unpadded rows"
+			return "the build with unpadded rows"
 		}
 	}
 	if r.Baseline != nil && r.Baseline.Other != "" {

@@ -87,6 +87,8 @@ var oracles = map[string]Oracle{
 	bench.ClaimChecksumMismatch: checksumMismatch,
 	bench.ClaimAddUnder:         addUnder,
 	bench.ClaimAddAt:            addAt,
+	bench.ClaimBWOver:           bwOver,
+	bench.ClaimBWAt:             bwAt,
 	bench.ClaimHeadlineBaseline: headlineBaseline,
 	bench.ClaimHeadlineNotLive:  headlineNotLive,
 	bench.ClaimHeadlineAlone:    headlineAlone,

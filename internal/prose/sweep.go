@@ -37,6 +37,8 @@ var sweepOracles = map[string]SweepOracle{
 	bench.ClaimSweepNoStep:       sweepNoStep,
 	bench.ClaimSweepFall:         sweepFall,
 	bench.ClaimSweepPrediction:   sweepPrediction,
+	bench.ClaimBWOver:            sweepBWOf(bwOver),
+	bench.ClaimBWAt:              sweepBWOf(bwAt),
 
 	bench.ClaimSweepHeadline:        sweepHeadline,
 	bench.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
@@ -401,8 +403,12 @@ func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
 	if err != nil {
 		return err
 	}
-	if len(ps) < 2 {
-		return fail("%s: a curve of %d points", s.Variant, len(ps))
+	if len(ps) == 1 {
+		want := fmt.Sprintf(": %s per element at ", bench.FormatNS(median(ps[0].perEl)))
+		if !strings.Contains(s.Text, want) {
+			return fail("%s: one point, whose median is %.4g ns per element: %q", s.Variant, median(ps[0].perEl), s.Text)
+		}
+		return nil
 	}
 	m := headlineSpanRE.FindStringSubmatch(s.Text)
 	if m == nil {

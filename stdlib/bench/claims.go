@@ -65,6 +65,12 @@ const (
 	ClaimAddUnder = "ceiling.add.under"
 	ClaimAddAt    = "ceiling.add.at"
 
+	// A sweep point's working set per pass, in bytes per ns, against the
+	// fingerprint's streaming read, where both exceed the last-level
+	// cache (sentences_bw.go).
+	ClaimBWOver = "ceiling.bw.over"
+	ClaimBWAt   = "ceiling.bw.at"
+
 	// The headline's lines (headline.go).
 	ClaimHeadlineBaseline = "headline.baseline" // a verdict against the previous build, the other kernel or a control's default
 	ClaimHeadlineNotLive  = "headline.not_live" // dead or hollow in a build of a before/after
@@ -98,7 +104,7 @@ const (
 // which report's tests import, cannot import report).
 var Claims = []string{
 	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
-	ClaimAddUnder, ClaimAddAt,
+	ClaimAddUnder, ClaimAddAt, ClaimBWOver, ClaimBWAt,
 	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
 	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,
 	ClaimCondMachine, ClaimCondFrequency, ClaimCondClock, ClaimCondFingerprint, ClaimCondLoad, ClaimCondDuring, ClaimCondProtocol, ClaimCondKernel,

@@ -144,8 +144,11 @@ func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
 	if bl.Other != "" {
 		than = bl.Other
 	}
-	if _, base := ControlName(r); base != "" { // a control (controls.go)
-		than = base
+	if _, base := ControlName(r); base != "" { // a control (controls.go): what the other side is
+		than = "the build with " + base
+		if r.Control.Kind == ControlPages {
+			than = "the same binary with " + base
+		}
 	}
 	asm := "assembly differs"
 	if v.AsmSame {

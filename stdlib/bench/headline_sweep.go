@@ -42,6 +42,12 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 			if names[i] != "" {
 				of = " at " + names[i]
 			}
+			if len(c) == 1 {
+				_, m, _ := Quartiles(c[0].PerEl)
+				out = append(out, HeadlineLine{Variant: variant, Claim: ClaimSweepHeadline, Key: indices(c...),
+					Text: fmt.Sprintf("%s%s: %s per element at %s (1 point%s)", variant, of, FormatNS(m), pointText(c[0]), seconds(took))})
+				continue
+			}
 			_, m0, _ := Quartiles(c[0].PerEl)
 			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
 			var steps []string

@@ -254,23 +254,30 @@ func addCeiling(r *Result, v *Variant, median float64) []Sentence {
 	return nil
 }
 
+// clockWhy says why a variant whose interleaved median is m is faster
+// than the clock can time: its fastest pass below the clock's step, its
+// median within ClockReads reads; nil when neither.
+func clockWhy(clock Clock, v *Variant, m float64) []string {
+	var why []string
+	if clock.ResolutionNS > 0 && v.Series.Interleaved.Summary.Min < clock.ResolutionNS && v.Batch == 1 {
+		why = append(why, fmt.Sprintf("its fastest pass, %s, is below the clock's smallest step (%s)",
+			FormatNS(v.Series.Interleaved.Summary.Min), FormatNS(clock.ResolutionNS)))
+	}
+	if clock.ReadCostNS > 0 && m <= ClockReads*clock.ReadCostNS && v.Batch == 1 {
+		why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", FormatNS(m), ClockReads, FormatNS(clock.ReadCostNS)))
+	}
+	return why
+}
+
 func plausibilitySentences(f *facts) []Sentence {
 	var out []Sentence
-	clock := f.r.Conditions.Clock
 	for i := range f.r.Variants {
 		v := &f.r.Variants[i]
 		m, ok := median(v.Series.Interleaved)
 		if !ok {
 			continue
 		}
-		var why []string
-		if clock.ResolutionNS > 0 && v.Series.Interleaved.Summary.Min < clock.ResolutionNS && v.Batch == 1 {
-			why = append(why, fmt.Sprintf("its fastest pass, %s, is below the clock's smallest step (%s)",
-				FormatNS(v.Series.Interleaved.Summary.Min), FormatNS(clock.ResolutionNS)))
-		}
-		if clock.ReadCostNS > 0 && m <= ClockReads*clock.ReadCostNS && v.Batch == 1 {
-			why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", FormatNS(m), ClockReads, FormatNS(clock.ReadCostNS)))
-		}
+		why := clockWhy(f.r.Conditions.Clock, v, m)
 		per, cycles := perElementText(f, m)
 		switch {
 		case len(why) > 0:
@@ -288,6 +295,7 @@ func plausibilitySentences(f *facts) []Sentence {
 		}
 		if len(why) == 0 && !v.Dead && !v.Hollow {
 			out = append(out, addCeiling(f.r, v, m)...)
+			out = append(out, bwCeiling(f.r, v, m)...)
 		}
 	}
 	if f.r.Protocol.Elements == nil && f.ref != nil {

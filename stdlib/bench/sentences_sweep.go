@@ -40,8 +40,10 @@ const (
 )
 
 // SweepClaims lists every claim SweepSentences and SweepHeadline name.
+// The bandwidth ceiling's claims are here too: each point's sentences of
+// it are said in the sweep's commentary, keyed by the point's index.
 var SweepClaims = []string{ClaimSweepCaches, ClaimSweepBytesUnknown, ClaimSweepSpan, ClaimSweepStep, ClaimSweepUnchecked,
-	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction, ClaimSweepHeadline, ClaimSweepHeadlineNotLive}
+	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction, ClaimSweepHeadline, ClaimSweepHeadlineNotLive, ClaimBWOver, ClaimBWAt}
 
 // CurvePoint is one point of a sweep's curve: its working set (or, when
 // unknown, its first axis value), its time per element samples (the
@@ -285,6 +287,7 @@ func pointText(p CurvePoint) string {
 
 // SweepSentences writes the sentences about a sweep from its points: the
 // caches it is set against, each step with the cache level it crosses,
+// each point's bytes per ns against the fingerprint's stream (sweepBW),
 // and the prediction judged.
 func SweepSentences(rs []*Result) []Sentence {
 	sum := SweepOf(rs)
@@ -365,6 +368,7 @@ func SweepSentences(rs []*Result) []Sentence {
 			}
 		}
 	}
+	out = append(out, sweepBW(rs)...)
 	if p := sum.Prediction; p != nil {
 		text := SweepPredictionText(p)
 		if len(variants) > 1 {

@@ -22,6 +22,7 @@ var textHashes = map[int]string{
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
+	5: "ef0ef12d319295648f3d87bb0288a23e01302d60c2a192b048561b911c91cb8e",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -59,11 +60,48 @@ func TestTextVersion(t *testing.T) {
 			fmt.Fprintln(h, s.Claim, s.Text)
 		}
 	}
+	if bench.TextVersion >= 5 { // version 5 weighs a sweep point's bytes per ns against the fingerprint's stream
+		r := withBWCeiling(everything())
+		for _, s := range bench.Sentences(r) {
+			fmt.Fprintln(h, s.Claim, s.Text)
+		}
+		sc := SweepCommentary([]*bench.Result{r})
+		fmt.Fprintln(h, sc[display.MIMEText])
+		// and a sweep's headline comes first; a control's headline names
+		// the other build ("the build with unpadded rows").
+		sh := SweepHeadlineBundle([]*bench.Result{r})
+		fmt.Fprintln(h, sh[display.MIMEText], sh[display.MIMEHTML])
+		for _, c := range []bench.Control{{Kind: bench.ControlPad, Value: "64"}, {Kind: bench.ControlPages, Value: "huge"}} {
+			r := everything()
+			r.Control = &c
+			fmt.Fprintln(h, HeadlineText(r))
+		}
+	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if want, ok := textHashes[bench.TextVersion]; !ok || got != want {
 		t.Errorf("the text of the synthetic results hashes to %s, not %q as recorded for text version %d: if the wording changed, "+
 			"bump bench.TextVersion and record the hash under the new version", got, want, bench.TextVersion)
 	}
+}
+
+// withBWCeiling makes r the one point of a sweep whose working set is 64
+// MiB, on a machine with a 32 MiB last-level cache, with a fingerprint
+// whose stream through 64 MiB reads what the first variant reads per ns:
+// the first variant is at the stream and the faster second over it.
+func withBWCeiling(r *bench.Result) *bench.Result {
+	ws := int64(64 << 20)
+	r.Sweep = &bench.SweepPoint{ID: "bw", Index: 0, Of: 1, Param: "N", Value: ws / 4, Elements: ws / 4, Bytes: &ws, BytesRule: "bytes=4*N",
+		Summary: &bench.SweepSummary{Variant: r.Variants[0].Name, Caches: []bench.CacheMark{{Name: "L3", Bytes: 32 << 20, Source: "/sys/devices/system/cpu/cpu0/cache"}}}}
+	for id := range 2 {
+		r.Conditions.Machine.CPUs = append(r.Conditions.Machine.CPUs, machine.CPU{ID: id,
+			Caches: []machine.Cache{{Level: 1, Type: "Data", Size: "48K"}, {Level: 2, Type: "Unified", Size: "2048K"}, {Level: 3, Type: "Unified", Size: "32768K"}}})
+	}
+	gbs := float64(ws) / r.Variants[0].Series.Interleaved.Summary.Median
+	trials := []float64{0.97 * gbs, 0.99 * gbs, gbs, 1.01 * gbs, 1.02 * gbs}
+	st := machine.Entry{Name: machine.StreamEntry, Unit: "GB/s", Value: gbs, Trials: trials, Bytes: ws}
+	st.Noise = machine.NoiseOf(st)
+	r.Conditions.Fingerprint = &machine.Fingerprint{Version: machine.FingerprintVersion, Entries: []machine.Entry{st}}
+	return r
 }
 
 // withAddCeiling gives r elements=, a float add in every variant's
