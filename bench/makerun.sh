@@ -8,7 +8,9 @@
 # load average at its start, then the median ratio new/old.
 #
 # Usage: bench/makerun.sh [OLD_REV] [NEW_REV]   (defaults 13a8548, HEAD)
-# Run it on a quiet machine; a pair takes about ten minutes.
+# Each run is make run's: benchbook run NOTEBOOK -o OUT --html HTML. With
+# KEEP=DIR the last new run's executed notebook, HTML and results/ are
+# copied to DIR. Run it on a quiet machine; a pair takes about ten minutes.
 set -eu
 OLD=${1:-13a8548}
 NEW=${2:-HEAD}
@@ -35,7 +37,7 @@ while [ "$i" -lt "$ROUNDS" ]; do
 		cp -r "$tmp/$side/notebooks" "$work"
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		t0=$(date +%s.%N)
-		if ! (cd "$work" && "$tmp/$side/bin/benchbook" run investigation.ipynb -o out.ipynb >run.log 2>&1); then
+		if ! (cd "$work" && "$tmp/$side/bin/benchbook" run investigation.ipynb -o out.ipynb --html out.html >run.log 2>&1); then
 			echo "makerun: the $side notebook failed (round $i):" >&2
 			tail -20 "$work/run.log" >&2
 			exit 1
@@ -44,6 +46,9 @@ while [ "$i" -lt "$ROUNDS" ]; do
 		s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 		printf '%s round %d: %6.1f s (load %s at its start)\n' "$side" "$i" "$s" "$load"
 		times="$times $side:$s"
+		if [ "$side" = new ] && [ -n "${KEEP:-}" ]; then
+			mkdir -p "$KEEP" && cp -r "$work/out.ipynb" "$work/out.html" "$work/results" "$work/run.log" "$KEEP/"
+		fi
 	done
 done
 
