@@ -51,3 +51,24 @@ def test_verify_names_a_doctored_sweep_value(executed, tmp_path):
     write(tmp_path / "doctored.ipynb", nb)
     res = benchbook("verify", str(tmp_path / "doctored.ipynb"), check=False)
     assert res.returncode == 1 and "sweep point N=128K: bytes is 262144, the points' values and static data give null" in res.stdout, res.stdout
+
+
+def test_sweep_headline_first(executed, tmp_path):
+    """The sweep's answer is its first output (role headline): the curve
+    from the first point to the last, then the prediction; every output of
+    the cell carries a role; an edited headline fails verify."""
+    d, _ = executed
+    nb = load(d / "out.ipynb")  # as executed: another test doctors the fixture's copy
+    outs = nb["cells"][1]["outputs"]
+    first = outs[0]
+    assert first["metadata"]["benchbook"]["role"] == "headline", first
+    text = "".join(first["data"]["text/plain"])
+    assert text.startswith("sum: ") and "per element from N=4K (16KB) to N=1M (4MB)" in text and "(3 points, " in text, text
+    assert "prediction time(1M)/time(4K)~256, written before the run: predicted 256, measured" in text, text
+    assert "QUICK: reps=10 runs=10" in text, text
+    roles = [o.get("metadata", {}).get("benchbook", {}).get("role") for o in outs if o["output_type"] != "stream"]
+    assert roles.count("headline") == 1 and roles.count("result") == 3 and roles.count("plot") == 1 and roles.count("commentary") == 1, roles
+    first["data"]["text/plain"] = text.replace("sum: ", "sum: about ", 1)
+    write(tmp_path / "edited.ipynb", nb)
+    res = benchbook("verify", str(tmp_path / "edited.ipynb"), check=False)
+    assert res.returncode == 1 and "sweep headline" in res.stdout, res.stdout

@@ -42,6 +42,15 @@ var sweepOracles = map[string]SweepOracle{
 
 	bench.ClaimSweepHeadline:        sweepHeadline,
 	bench.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
+	// A quick sweep's headline says so, as a result's: every point quick.
+	bench.ClaimHeadlineQuick: func(rs []*bench.Result, s bench.Sentence) error {
+		for _, r := range rs {
+			if err := headlineQuick(r, s); err != nil {
+				return fmt.Errorf("point %s: %w", bench.PointLabel(r), err)
+			}
+		}
+		return nil
+	},
 }
 
 // SweepClaims lists every claim a sweep oracle checks.

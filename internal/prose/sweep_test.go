@@ -332,6 +332,34 @@ func TestSweepHeadlineNotLive(t *testing.T) {
 	}
 }
 
+// A quick sweep's headline says QUICK, which its oracle checks against
+// every point's protocol.
+func TestSweepHeadlineQuick(t *testing.T) {
+	for _, rs := range sweeps(t) {
+		rs = cloneResults(t, rs)
+		for _, r := range rs {
+			r.Protocol.Quick, r.Protocol.Reps, r.Protocol.Runs = true, 10, 10
+		}
+		var q *bench.HeadlineLine
+		for _, l := range bench.SweepHeadline(rs) {
+			if l.Claim == bench.ClaimHeadlineQuick {
+				q = &l
+			}
+		}
+		if q == nil {
+			t.Fatal("a quick sweep's headline does not say QUICK")
+		}
+		if err := prose.CheckSweep(rs, q.Sentence()); err != nil {
+			t.Error(err)
+		}
+		rs[len(rs)-1].Protocol.Quick = false
+		if prose.CheckSweep(rs, q.Sentence()) == nil {
+			t.Error("QUICK passes for a sweep whose last point is not quick")
+		}
+		return
+	}
+}
+
 func cloneResults(t *testing.T, rs []*bench.Result) []*bench.Result {
 	t.Helper()
 	b, err := json.Marshal(rs)

@@ -59,8 +59,7 @@ func contextHeadlines(r *Result) []HeadlineLine {
 		add(ClaimPartial, "PARTIAL: the run stopped before it ended ("+r.Error+"); what it measured is above and on disk")
 	}
 	if r.Protocol.Quick {
-		add(ClaimHeadlineQuick, fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)",
-			r.Protocol.Reps, r.Protocol.Runs))
+		add(ClaimHeadlineQuick, quickText(r.Protocol))
 	}
 	add(ClaimHeadlineNote, r.BaselineNote)
 	add(ClaimBaselineDropped, r.BaselineDropped)
@@ -78,6 +77,11 @@ func contextHeadlines(r *Result) []HeadlineLine {
 		}
 	}
 	return out
+}
+
+// quickText is the headline's line of a quick run.
+func quickText(p Protocol) string {
+	return fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)", p.Reps, p.Runs)
 }
 
 func variantHeadlines(r *Result) []HeadlineLine {

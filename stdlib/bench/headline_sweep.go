@@ -97,6 +97,9 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 		out = append(out, HeadlineLine{Variant: v.Name, Verdict: map[string]string{"DEAD": VerdictDead, "HOLLOW": VerdictHollow}[word],
 			Text: fmt.Sprintf("%s: %s %s: %s; not on the curves", v.Name, word, at, what), Claim: ClaimSweepHeadlineNotLive})
 	}
+	if pr := rs[0].Protocol; pr.Quick {
+		out = append(out, HeadlineLine{Claim: ClaimHeadlineQuick, Text: quickText(pr)})
+	}
 	if p := sum.Prediction; p != nil {
 		text := SweepPredictionText(p)
 		if len(SweepVariants(rs)) > 1 {

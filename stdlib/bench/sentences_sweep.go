@@ -43,7 +43,7 @@ const (
 // The bandwidth ceiling's claims are here too: each point's sentences of
 // it are said in the sweep's commentary, keyed by the point's index.
 var SweepClaims = []string{ClaimSweepCaches, ClaimSweepBytesUnknown, ClaimSweepSpan, ClaimSweepStep, ClaimSweepUnchecked,
-	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction, ClaimSweepHeadline, ClaimSweepHeadlineNotLive, ClaimBWOver, ClaimBWAt}
+	ClaimSweepNoStep, ClaimSweepFall, ClaimSweepPrediction, ClaimSweepHeadline, ClaimSweepHeadlineNotLive, ClaimHeadlineQuick, ClaimBWOver, ClaimBWAt}
 
 // CurvePoint is one point of a sweep's curve: its working set (or, when
 // unknown, its first axis value), its time per element samples (the

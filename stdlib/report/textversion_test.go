@@ -22,7 +22,7 @@ var textHashes = map[int]string{
 	2: "3b0c42cf8ae035416542b7393000910cf1739b54babbe0347ad7ecf4504a800f",
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
-	5: "ef0ef12d319295648f3d87bb0288a23e01302d60c2a192b048561b911c91cb8e",
+	5: "0bf16a2191f7ea090651aa5a92c84cdf3476471e2aa17ef7619814524dc26438",
 }
 
 // TestTextVersion notices that the text the report writes changed under
