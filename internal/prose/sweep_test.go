@@ -298,7 +298,7 @@ func TestSweepHeadlineNotLive(t *testing.T) {
 		t.Fatal("no sizes sweep with a variant eight in the corpus")
 	}
 	for _, dead := range []int{len(base), 3} {
-		rs := cloneResults(t, base)
+		rs := cloneSweep(t, base)
 		for _, r := range rs {
 			if r.Sweep.Index < dead || dead == len(base) {
 				r.Variant("eight").Dead = true
@@ -336,7 +336,7 @@ func TestSweepHeadlineNotLive(t *testing.T) {
 // every point's protocol.
 func TestSweepHeadlineQuick(t *testing.T) {
 	for _, rs := range sweeps(t) {
-		rs = cloneResults(t, rs)
+		rs = cloneSweep(t, rs)
 		for _, r := range rs {
 			r.Protocol.Quick, r.Protocol.Reps, r.Protocol.Runs = true, 10, 10
 		}
@@ -358,17 +358,4 @@ func TestSweepHeadlineQuick(t *testing.T) {
 		}
 		return
 	}
-}
-
-func cloneResults(t *testing.T, rs []*bench.Result) []*bench.Result {
-	t.Helper()
-	b, err := json.Marshal(rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*bench.Result
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
