@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-start soak clean
+.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-makerun bench-start soak clean
 
 all: build
 
@@ -88,6 +88,11 @@ bench:
 TRIALS ?= 20
 bench-targets: build
 	BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 bench/targets.py --trials $(TRIALS) --html
+
+# make run's notebook against the tree before issue 19 (13a8548), side by
+# side in one run (ROUNDS pairs; run it on a quiet machine).
+bench-makerun:
+	bench/makerun.sh
 
 # Start to kernel_info and an empty cell's round trip, against ipykernel in
 # the same run (Debian's python3-ipykernel), as ratios.
