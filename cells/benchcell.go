@@ -110,11 +110,7 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	if opt.Predict != "" {
 		lead += "; prediction, written before the run: " + opt.Predict
 	}
-	progress := func(text string, update bool) {
-		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
-			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + html.EscapeString(text) + `</span>`},
-			Metadata: report.Role(report.RoleHeadline), ID: id}, update)
-	}
+	progress := progressLine(pub, id)
 	progress(fmt.Sprintf("%%bench %s: starting%s", name, lead), false)
 	opt.Progress = func(p bench.Progress) {
 		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)%s", name, p, time.Since(start).Seconds(), lead), true)
@@ -223,4 +219,14 @@ func (s *Session) packageNamed(name string) (string, bool) {
 		return "github.com/benchbook/benchbook/stdlib/display", true
 	}
 	return glue.StdlibPackage(name)
+}
+
+// progressLine is the first output of a %bench (or sweep) cell, role
+// headline, which its progress updates and the headline replaces.
+func progressLine(pub display.Publisher, id string) func(text string, update bool) {
+	return func(text string, update bool) {
+		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
+			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + html.EscapeString(text) + `</span>`},
+			Metadata: report.Role(report.RoleHeadline), ID: id}, update)
+	}
 }

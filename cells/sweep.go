@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"html"
 	"os"
 	"regexp"
 	"slices"
@@ -51,11 +50,7 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	// (as a %bench's): the builds and the prediction follow it.
 	id := display.NewID()
 	start := time.Now()
-	progress := func(text string, update bool) {
-		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: text,
-			display.MIMEHTML: `<span style="font-family:monospace;color:#555">` + html.EscapeString(text) + `</span>`},
-			Metadata: report.Role(report.RoleHeadline), ID: id}, update)
-	}
+	progress := progressLine(pub, id)
 	progress(fmt.Sprintf("%%bench %s: sweep building", name), false)
 	kernels, points, err := s.buildSweep(ctx, spec, opt, pub)
 	if err != nil {
