@@ -200,3 +200,22 @@ func TestLayoutGo(t *testing.T) {
 		t.Errorf("-stack-pad 1000 moved the stack by %d bytes within its page (%#x, %#x)", moved, s1, sp)
 	}
 }
+
+// -settle-ms 0 runs no settle round in either driver (harness 8; before,
+// the loop tested the bound after its first round and so always ran one),
+// and a positive bound runs at least one round.
+func TestSettleZero(t *testing.T) {
+	for _, lang := range []string{"c", "go"} {
+		t.Run(lang, func(t *testing.T) {
+			k := seedKernel(t, lang)
+			none := recordOf(t, runKernel(t, k, "-slots", "sink,discarded", "-settle-ms", "0", "-warmup", "1", "-rounds", "1"), "phase", "settle")
+			if p, err := none.Int("passes"); err != nil || p != 0 {
+				t.Errorf("-settle-ms 0: passes=%q (%v), want 0", none.Fields["passes"], err)
+			}
+			some := recordOf(t, runKernel(t, k, "-slots", "sink,discarded", "-settle-ms", "0.001", "-warmup", "0", "-rounds", "1"), "phase", "settle")
+			if p, err := some.Int("passes"); err != nil || p < 2 {
+				t.Errorf("-settle-ms 0.001: passes=%q (%v), want at least one round of 2 slots", some.Fields["passes"], err)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,12 +79,22 @@ func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
 	if r.opt.ColdAfterSetup && slices.Contains(args, "-cold") && !slices.Contains(args, "-cold-after-setup") {
 		full = append(full, "-cold-after-setup")
 	}
+	// The warmup counts toward the settle (settleArgs), for the kernel's own
+	// binary: the calibration timed its passes, not another's.
+	warm, known := 0.0, false
+	if bin == r.k.Binary {
+		full = r.settleArgs(full)
+		warm, known = r.warmupMS(full)
+	}
 	// The settle is adaptive (records.md): a process settles at least the
 	// floor, at most its -settle-ms, and stops once a pass no longer gets
 	// faster.
-	if i := slices.Index(args, "-settle-ms"); i >= 0 && i+1 < len(args) && !slices.Contains(args, "-settle-min-ms") {
-		if bound, err := strconv.ParseFloat(args[i+1], 64); err == nil {
+	if i := slices.Index(full, "-settle-ms"); i >= 0 && i+1 < len(full) && !slices.Contains(full, "-settle-min-ms") {
+		if bound, err := strconv.ParseFloat(full[i+1], 64); err == nil {
 			floor := float64(r.opt.settleMin().Microseconds()) / 1000
+			if known {
+				floor = max(0, floor-warm)
+			}
 			full = append(full, "-settle-min-ms", strconv.FormatFloat(min(floor, bound), 'f', -1, 64))
 		}
 	}
@@ -215,4 +226,62 @@ func readRecordFile(path string) ([]harness.Record, error) {
 		recs = append(recs, rr.Record())
 	}
 	return recs, rr.Err()
+}
+
+// warmupMS is what the warmup of the process args describe is expected to
+// take, in ms: -warmup rounds of every slot of -slots, each sample -batch
+// passes of the variant as the first execution's calibration timed them.
+// It is unknown (false) before that calibration, for a slot it did not
+// time, and for a process without -batch (the first execution itself).
+func (r *runner) warmupMS(args []string) (float64, bool) {
+	arg := func(name string) (string, bool) {
+		i := slices.Index(args, name)
+		if i < 0 || i+1 >= len(args) {
+			return "", false
+		}
+		return args[i+1], true
+	}
+	ws, ok1 := arg("-warmup")
+	slots, ok2 := arg("-slots")
+	batch, ok3 := arg("-batch")
+	w, err := strconv.Atoi(ws)
+	if !ok1 || !ok2 || !ok3 || err != nil || w < 0 {
+		return 0, false
+	}
+	names, ks := strings.Split(slots, ","), strings.Split(batch, ",")
+	if len(names) != len(ks) {
+		return 0, false
+	}
+	var round float64
+	for i, name := range names {
+		ns, ok := r.data.passNS[name]
+		k, err := strconv.ParseInt(ks[i], 10, 64)
+		if !ok || err != nil || k < 1 {
+			return 0, false
+		}
+		round += ns * float64(k)
+	}
+	return float64(w) * round / 1e6, true
+}
+
+// settleArgs counts the warmup toward the settle (protocol.md, "Settle"):
+// the settle bound is how long a process runs the passes before it
+// measures, and the warmup's rounds run them too, right before the
+// measured rounds. So a process settles only for what its warmup is not
+// expected to last (warmupMS), and not at all when the warmup alone lasts
+// the bound: a kernel whose pass is longer than the bound took one settle
+// round and one warmup round before, now the warmup round only.
+func (r *runner) settleArgs(args []string) []string {
+	i := slices.Index(args, "-settle-ms")
+	if i < 0 || i+1 >= len(args) {
+		return args
+	}
+	bound, err := strconv.ParseFloat(args[i+1], 64)
+	w, ok := r.warmupMS(args)
+	if err != nil || !ok || w <= 0 {
+		return args
+	}
+	out := slices.Clone(args)
+	out[i+1] = strconv.FormatFloat(math.Max(0, bound-w), 'f', 3, 64)
+	return out
 }

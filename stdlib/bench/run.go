@@ -60,6 +60,10 @@ type collected struct {
 	batch      map[string]int64
 	// autoBatch is the batch size the calibration chose, before batch=K.
 	autoBatch map[string]int64
+	// passNS is one pass of each variant as the calibration timed it (the
+	// median of its last candidate over its k): what a warmup round is
+	// expected to cost (settleArgs).
+	passNS map[string]float64
 	inproc    map[string]*inProc
 	fresh     map[string]*freshRuns
 	sums      map[string]*Checksum
@@ -70,7 +74,7 @@ type collected struct {
 }
 
 func newCollected() collected {
-	return collected{batch: map[string]int64{}, autoBatch: map[string]int64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
+	return collected{batch: map[string]int64{}, autoBatch: map[string]int64{}, passNS: map[string]float64{}, inproc: map[string]*inProc{}, fresh: map[string]*freshRuns{},
 		sums: map[string]*Checksum{}}
 }
 
@@ -397,13 +401,14 @@ func (r *runner) live(name string) bool {
 }
 
 // firstExecution runs the freshly built binary once and discards it (seed
-// 000: the first execution pays extra in its cold pass). It calibrates the
+// 000: the first execution pays extra in its cold pass). It settles and
+// calibrates, and takes no warmup: no round follows it. It calibrates the
 // batch size of every variant whose pass is shorter than ReadsPerPass clock
 // reads; a variant the compiler emptied is never batched: it times the clock.
 func (r *runner) firstExecution(ctx context.Context) error {
 	vs := r.opt.Variants
 	p, err := r.exec(ctx, "first-discarded", "-slots", strings.Join(vs, ","), "-cold", vs[0], "-clock",
-		"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "0",
+		"-settle-ms", ms(r.opt.Settle), "-warmup", "0", "-rounds", "0",
 		"-calibrate-reads", strconv.Itoa(ReadsPerPass))
 	if err != nil {
 		return err
@@ -441,6 +446,11 @@ func (r *runner) collectBatches(p *proc) error {
 		}
 		name := rec.Fields["variant"]
 		r.data.autoBatch[name] = k
+		if ns, err := rec.Int("ns"); err == nil && k > 0 && ns > 0 {
+			r.data.passNS[name] = float64(ns) / float64(k)
+		} else if err != nil {
+			return err
+		}
 		if r.opt.Batch > 0 {
 			k = r.opt.Batch // batch=K: the user's choice, the calibration's kept
 		}

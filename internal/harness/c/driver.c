@@ -410,7 +410,7 @@ static void run_setup(void) {
 }
 
 /* settle repeats whole rounds of every slot, in slot order, for at most ms
- * milliseconds. With a floor min_ms below ms it is adaptive: the rounds are
+ * milliseconds (none at all when ms is 0). With a floor min_ms below ms it is adaptive: the rounds are
  * grouped in windows of at least 1 ms (and one round), and once min_ms has
  * passed it stops when SETTLE_CALM windows in a row were none of them more
  * than SETTLE_TOL below the fastest window before them: a pass no longer
@@ -422,7 +422,7 @@ static void settle(double ms, double min_ms) {
   long passes = 0;
   int adaptive = min_ms < ms, stable = 0, calm = 0;
   double best = -1;
-  for (;;) {
+  for (; ms > 0;) {
     int64_t w0 = now_ns(), wt;
     long rounds = 0;
     do {

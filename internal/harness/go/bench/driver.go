@@ -359,7 +359,7 @@ const (
 )
 
 // settle repeats whole rounds of every slot, in slot order, for at most ms
-// milliseconds; with a floor minMS below ms it stops early once the pass
+// milliseconds (none at all when ms is 0); with a floor minMS below ms it stops early once the pass
 // no longer gets faster.
 func (d *driver) settle(ms, minMS float64) {
 	t0 := Now()
@@ -367,7 +367,7 @@ func (d *driver) settle(ms, minMS float64) {
 	adaptive := minMS < ms
 	passes, calm, stable := 0, 0, false
 	best := -1.0
-	for {
+	for ms > 0 {
 		w0, wt, rounds := Now(), int64(0), 0
 		for {
 			for _, s := range d.slots {

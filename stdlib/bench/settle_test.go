@@ -1,0 +1,59 @@
+package bench
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/benchbook/benchbook/internal/harness"
+)
+
+// argOf returns the value after name in args, or "" if there is none.
+func argOf(args []string, name string) string {
+	if i := slices.Index(args, name); i >= 0 && i+1 < len(args) {
+		return args[i+1]
+	}
+	return ""
+}
+
+// The warmup counts toward the settle (settleArgs): a process settles only
+// for what its warmup round is not expected to last, and not at all when
+// the warmup alone lasts the bound; the floor of the adaptive settle
+// shrinks the same way. Without the calibration's pass times, or for
+// another binary (a baseline's), the settle is the option's.
+func TestSettleCountsWarmup(t *testing.T) {
+	opt := DefaultOptions() // settle=100ms, floor 10ms, warmup 1
+	r := &runner{k: &harness.Kernel{Binary: "/k"}, opt: opt, data: newCollected(), dir: t.TempDir()}
+	r.data.passNS["short"] = 1e6 // 1 ms
+	r.data.passNS["long"] = 60e6 // 60 ms
+	args := func(slots, batch string, warm int) []string {
+		return []string{"-slots", slots, "-batch", batch, "-settle-ms", "100", "-warmup", strconv.Itoa(warm), "-rounds", "1"}
+	}
+	cases := []struct {
+		name, bin     string
+		args          []string
+		settle, floor string
+	}{
+		{"a 1 ms pass", "/k", args("short", "1", 1), "99.000", "9"},
+		{"batched 10 passes of 1 ms, two warmup rounds", "/k", args("short", "10", 2), "80.000", "0"},
+		{"a 60 ms pass", "/k", args("long", "1", 1), "40.000", "0"},
+		{"two slots whose round lasts the bound", "/k", args("long,long", "1,1", 1), "0.000", "0"},
+		{"no warmup", "/k", args("long", "1", 0), "100", "10"},
+		{"a slot the calibration did not time", "/k", args("long,other", "1,1", 1), "100", "10"},
+		{"another binary", "/base", args("long,long", "1,1", 1), "100", "10"},
+		{"no -batch (the first execution)", "/k", []string{"-slots", "long", "-settle-ms", "100", "-warmup", "1"}, "100", "10"},
+	}
+	for _, c := range cases {
+		_, cmd := r.newProc(c.bin, "fresh", c.args)
+		if got := argOf(cmd.Args, "-settle-ms"); got != c.settle {
+			t.Errorf("%s: -settle-ms %s, want %s (%v)", c.name, got, c.settle, cmd.Args)
+		}
+		if got := argOf(cmd.Args, "-settle-min-ms"); got != c.floor {
+			t.Errorf("%s: -settle-min-ms %s, want %s (%v)", c.name, got, c.floor, cmd.Args)
+		}
+	}
+	if opt.Settle != 100*time.Millisecond || opt.settleMin() != 10*time.Millisecond || opt.Warmup != 1 {
+		t.Fatalf("the defaults this test assumes changed: %v %v %d", opt.Settle, opt.settleMin(), opt.Warmup)
+	}
+}
