@@ -63,14 +63,14 @@ type collected struct {
 	// passNS is one pass of each variant as the calibration timed it (the
 	// median of its last candidate over its k): what a warmup round is
 	// expected to cost (settleArgs).
-	passNS map[string]float64
-	inproc    map[string]*inProc
-	fresh     map[string]*freshRuns
-	sums      map[string]*Checksum
-	clock     *Clock
-	aaIndex   int
-	latency   *latencyCollect // BENCH_OPS (latency.go)
-	freq      freqData        // the clock of each process (freq.go)
+	passNS  map[string]float64
+	inproc  map[string]*inProc
+	fresh   map[string]*freshRuns
+	sums    map[string]*Checksum
+	clock   *Clock
+	aaIndex int
+	latency *latencyCollect // BENCH_OPS (latency.go)
+	freq    freqData        // the clock of each process (freq.go)
 }
 
 func newCollected() collected {
