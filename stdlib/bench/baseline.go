@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/asm"
@@ -68,13 +67,13 @@ func (b *baseRun) addChecksum(variant string, rec harness.Record) { addChecksum(
 // stepPair runs the lock-step pair of block j: both processes started in
 // step mode, then the prelude and each of the steps (a round each), the two
 // builds in a random order each time (the order is recorded).
-func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs []string) (*proc, *proc, error) {
+func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs harness.Args) (*proc, *proc, error) {
 	b := r.base
-	newP, err := r.startStepped(r.k.Binary, fmt.Sprintf("interleaved-%d", j+1), newArgs...)
+	newP, err := r.startStepped(r.k.Binary, fmt.Sprintf("interleaved-%d", j+1), newArgs)
 	if err != nil {
 		return nil, nil, err
 	}
-	oldP, err := r.startStepped(b.k.Binary, fmt.Sprintf("baseline-interleaved-%d", j+1), oldArgs...)
+	oldP, err := r.startStepped(b.k.Binary, fmt.Sprintf("baseline-interleaved-%d", j+1), oldArgs)
 	if err != nil {
 		pn, _ := newP.finish(err)
 		return pn, nil, err
@@ -104,35 +103,6 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs [
 		err = errors.Join(errN, errO)
 	}
 	return pn, po, err
-}
-
-// withRounds is args with -rounds and -order-seed set.
-func withRounds(args []string, rounds int, seed uint64) []string {
-	out := append([]string{}, args...)
-	for i := 0; i+1 < len(out); i++ {
-		switch out[i] {
-		case "-rounds":
-			out[i+1] = strconv.Itoa(rounds)
-		case "-order-seed":
-			out[i+1] = strconv.FormatUint(seed, 10)
-		}
-	}
-	return out
-}
-
-// without drops the flags named (with their value, except -clock).
-func without(args []string, flags ...string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		if slices.Contains(flags, args[i]) {
-			if args[i] != "-clock" {
-				i++
-			}
-			continue
-		}
-		out = append(out, args[i])
-	}
-	return out
 }
 
 func btoi(b bool) int {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
@@ -41,20 +39,23 @@ func BlockPlan(reps int) (perBlock, blocks int) {
 // interleavedBlocks is Part 1 without a baseline: the reps rounds shared
 // over BlockPlan's processes, each taking its prelude and its rounds; the
 // first also measures the clock and its gaps.
-func (r *runner) interleavedBlocks(ctx context.Context, slots []string, args []string) error {
+func (r *runner) interleavedBlocks(ctx context.Context, slots []string) error {
 	per, blocks := BlockPlan(r.opt.Reps)
 	seed := r.orderSeed()
 	var ps []*proc
 	var err error
 	for j := 0; j < blocks && err == nil; j++ {
-		rounds := min(per, r.opt.Reps-j*per)
-		a := withRounds(args, rounds, harness.SeedAtRound(seed, j*per, len(slots)))
-		if j > 0 {
-			a = without(a, "-clock", "-gaps-ms")
+		a := r.measured(slots)
+		a.Rounds = min(per, r.opt.Reps-j*per)
+		s := harness.SeedAtRound(seed, j*per, len(slots))
+		a.OrderSeed = &s
+		if j == 0 { // the clock and its gaps are measured once, in the first block
+			a.Clock, a.GapsMS = true, GapWindowMS
 		}
+		rounds := a.Rounds
 		r.progress(Progress{Phase: "part 1: variants interleaved round robin", Process: j + 1, Of: blocks})
 		var p *proc
-		p, err = r.exec(ctx, fmt.Sprintf("interleaved-%d", j+1), a...)
+		p, err = r.exec(ctx, fmt.Sprintf("interleaved-%d", j+1), a)
 		ps = append(ps, p)
 		for range rounds {
 			r.data.roundBlock = append(r.data.roundBlock, j)
@@ -151,15 +152,16 @@ func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
 func (r *runner) block(ctx context.Context, j int, slots []string, seed uint64) (*proc, *proc, error) {
 	b := r.base
 	round := j * BlockRounds
-	common := []string{"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(BlockRounds),
-		"-step-rounds", "1", "-step-warmup", strconv.Itoa(StepWarmup)}
-	newArgs := append([]string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots),
-		"-order-seed", strconv.FormatUint(harness.SeedAtRound(seed, round, len(slots)), 10)}, common...)
-	if j == 0 { // the clock and its gaps are measured once, in the first block
-		newArgs = append(newArgs, "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS))
+	lockStep := func(slots []string, seed uint64) harness.Args {
+		a := r.measured(slots)
+		s := harness.SeedAtRound(seed, round, len(slots))
+		a.Rounds, a.OrderSeed, a.StepRounds, a.StepWarmup = BlockRounds, &s, 1, StepWarmup
+		return a
 	}
-	oldArgs := append([]string{"-slots", strings.Join(b.slots, ","), "-batch", r.batchList(b.slots),
-		"-order-seed", strconv.FormatUint(harness.SeedAtRound(seed+1, round, len(b.slots)), 10)}, common...)
+	newArgs, oldArgs := lockStep(slots, seed), lockStep(b.slots, seed+1)
+	if j == 0 { // the clock and its gaps are measured once, in the first block
+		newArgs.Clock, newArgs.GapsMS = true, GapWindowMS
+	}
 	pn, po, err := r.stepPair(ctx, j, BlockRounds, newArgs, oldArgs)
 	for range BlockRounds {
 		r.data.roundBlock = append(r.data.roundBlock, j)
@@ -203,12 +205,18 @@ func (r *runner) freshPair(ctx context.Context, j int, v string) error {
 	return nil
 }
 
+// freshArgs are the options of a fresh process of variant v: its cold
+// pass, a new placement, the settle and warmup, one measured round.
+func (r *runner) freshArgs(v string) harness.Args {
+	a := r.measured([]string{v})
+	a.Cold, a.Rounds, a.Layout = v, 1, r.placement()
+	return a
+}
+
 // freshOne runs one fresh process of variant v: its cold pass, then one
 // measured pass; run is its number in the variant's series.
 func (r *runner) freshOne(ctx context.Context, bin, label, v string, run, layout int, into map[string]*freshRuns, sum func(string, harness.Record)) error {
-	args := append([]string{"-slots", v, "-batch", r.batchList([]string{v}), "-cold", v, "-settle-ms", ms(r.opt.Settle),
-		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"}, r.placement()...)
-	p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), args...)
+	p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), r.freshArgs(v))
 	if p != nil {
 		p.Layout = layout
 	}

@@ -154,16 +154,16 @@ func controlOf(opt Options) *Control {
 // side (baseline.go, blocks.go and run.go label them "baseline-...").
 func isBaselineProc(label string) bool { return strings.HasPrefix(label, "baseline-") }
 
-// pagesArgs are the -pages option of a process: huge for the kernel's
-// side, 4k for the baseline's, with pages=huge; none otherwise.
-func (r *runner) pagesArgs(label string) []string {
+// pages is the -pages option of a process: huge for the kernel's side, 4k
+// for the baseline's, with pages=huge; "" (the driver's 4k) otherwise.
+func (r *runner) pages(label string) string {
 	if r.opt.Pages != "huge" {
-		return nil
+		return ""
 	}
 	if isBaselineProc(label) {
-		return []string{"-pages", "4k"}
+		return "4k"
 	}
-	return []string{"-pages", "huge"}
+	return "huge"
 }
 
 // notePages adds the pages records of a finished process to its side.

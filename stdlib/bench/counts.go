@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // Counts is what valgrind's callgrind counted for one variant: the
@@ -110,8 +111,8 @@ func (r *runner) countVariant(ctx context.Context, vg, bin, symbol, v, label str
 		out := filepath.Join(r.dir, fmt.Sprintf("callgrind-%s-%s-%d.out", label, v, rounds))
 		r.wrapper = append([]string{vg, "--tool=callgrind", "--callgrind-out-file=" + out, "--collect-atstart=no",
 			"--toggle-collect=" + symbol, "--cache-sim=yes"}, countsCacheArgs()...)
-		_, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%d", label, v, rounds), "-slots", v, "-batch", "1",
-			"-cold", v, "-settle-ms", "0", "-warmup", "0", "-rounds", strconv.Itoa(rounds))
+		_, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%d", label, v, rounds),
+			harness.Args{Slots: []string{v}, Batch: []int64{1}, Cold: v, Rounds: rounds})
 		r.wrapper = nil
 		if err != nil {
 			return cacheCounts{}, fmt.Errorf("counts of %s under valgrind: %w", v, err)

@@ -168,7 +168,7 @@ func DefaultOptions() Options {
 var keyHelp = map[string]string{
 	"reps":     "passes per variant in the round robin and in the in-process series (10 to 100000)",
 	"runs":     "fresh processes per variant (10 to 100000)",
-	"settle":   "how long each process repeats the pass before measuring: at most this (e.g. 100ms), stopping once a pass no longer gets faster after 10ms; LO..HI (e.g. 20ms..100ms) sets the floor, HI..HI makes it fixed (at most 10s and a quarter of timeout)",
+	"settle":   "how long each process repeats the pass before measuring, its warmup included: at most this (e.g. 100ms), stopping once a pass no longer gets faster after 10ms; LO..HI (e.g. 20ms..100ms) sets the floor, HI..HI makes it fixed (at most 10s and a quarter of timeout)",
 	"warmup":   "discarded passes per variant after settling",
 	"variants": "measured variants, comma separated",
 	"fresh":    "variants with a fresh-process series, comma separated",

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,55 +60,51 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 // process runs in its own process group (harness.StartProc); cancelling ctx
 // or its timeout kills the whole group at once, and whatever it started is
 // killed when it exits, whether it succeeded or not.
-func (r *runner) exec(ctx context.Context, label string, args ...string) (*proc, error) {
-	return r.execBin(ctx, r.k.Binary, label, args...)
+func (r *runner) exec(ctx context.Context, label string, a harness.Args) (*proc, error) {
+	return r.execBin(ctx, r.k.Binary, label, a)
 }
 
-// newProc names the record file of the next process and its command line.
-func (r *runner) newProc(bin, label string, args []string) (*proc, *exec.Cmd) {
+// newProc names the record file of the next process and its command line:
+// a's options and what every process of the run shares (pages, pin, the
+// cold pass's place, the settle's floor, the clock estimate).
+func (r *runner) newProc(bin, label string, a harness.Args) (*proc, *exec.Cmd) {
 	r.nproc++
 	p := &proc{Label: label, File: filepath.Join(r.dir, fmt.Sprintf("p%03d-%s.txt", r.nproc, label))}
-	full := append(append([]string{"run", "-out", p.File}, args...), r.pagesArgs(label)...)
+	a.Out, a.Pages = p.File, r.pages(label)
 	if r.opt.Pin >= 0 {
-		full = append(full, "-pin", strconv.Itoa(r.opt.Pin))
+		pin := r.opt.Pin
+		a.Pin = &pin
 	}
 	// cold=after-setup holds for every process that takes a cold pass (the
 	// first execution and the interleaved one too): a kernel whose data
 	// only setup makes, a pointer chase, cannot take a pass before it.
-	if r.opt.ColdAfterSetup && slices.Contains(args, "-cold") && !slices.Contains(args, "-cold-after-setup") {
-		full = append(full, "-cold-after-setup")
+	if r.opt.ColdAfterSetup && a.Cold != "" {
+		a.ColdAfterSetup = true
 	}
-	// The warmup counts toward the settle (settleArgs), for the kernel's own
-	// binary: the calibration timed its passes, not another's.
-	warm, known := 0.0, false
+	// The warmup counts toward the settle (settleCountsWarmup), for the
+	// kernel's own binary: the calibration timed its passes, not another's.
+	floor := float64(r.opt.settleMin().Microseconds()) / 1000
 	if bin == r.k.Binary {
-		full = r.settleArgs(full)
-		warm, known = r.warmupMS(full)
+		a, floor = r.settleCountsWarmup(a, floor)
 	}
 	// The settle is adaptive (records.md): a process settles at least the
 	// floor, at most its -settle-ms, and stops once a pass no longer gets
 	// faster.
-	if i := slices.Index(full, "-settle-ms"); i >= 0 && i+1 < len(full) && !slices.Contains(full, "-settle-min-ms") {
-		if bound, err := strconv.ParseFloat(full[i+1], 64); err == nil {
-			floor := float64(r.opt.settleMin().Microseconds()) / 1000
-			if known {
-				floor = max(0, floor-warm)
-			}
-			full = append(full, "-settle-min-ms", strconv.FormatFloat(min(floor, bound), 'f', -1, 64))
-		}
+	if a.SettleMinMS == nil {
+		f := min(floor, a.SettleMS)
+		a.SettleMinMS = &f
 	}
-	if len(r.wrapper) == 0 { // every process estimates its clock (freq.go), except under valgrind
-		full = append(full, "-freq")
-	}
+	a.Freq = len(r.wrapper) == 0 // every process estimates its clock (freq.go), except under valgrind
+	argv := a.Argv()
 	if len(r.wrapper) > 0 { // a tool the kernel runs under (valgrind for counts)
-		return p, exec.Command(r.wrapper[0], append(append(append([]string{}, r.wrapper[1:]...), bin), full...)...)
+		return p, exec.Command(r.wrapper[0], append(append(append([]string{}, r.wrapper[1:]...), bin), argv...)...)
 	}
-	return p, exec.Command(bin, full...)
+	return p, exec.Command(bin, argv...)
 }
 
 // execBin runs binary bin (the kernel, or the baseline's) as exec does.
-func (r *runner) execBin(ctx context.Context, bin, label string, args ...string) (*proc, error) {
-	p, cmd := r.newProc(bin, label, args)
+func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args) (*proc, error) {
+	p, cmd := r.newProc(bin, label, a)
 	out := &tailBuffer{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	hp, err := harness.StartProc(cmd)
@@ -228,60 +223,39 @@ func readRecordFile(path string) ([]harness.Record, error) {
 	return recs, rr.Err()
 }
 
-// warmupMS is what the warmup of the process args describe is expected to
-// take, in ms: -warmup rounds of every slot of -slots, each sample -batch
-// passes of the variant as the first execution's calibration timed them.
-// It is unknown (false) before that calibration, for a slot it did not
-// time, and for a process without -batch (the first execution itself).
-func (r *runner) warmupMS(args []string) (float64, bool) {
-	arg := func(name string) (string, bool) {
-		i := slices.Index(args, name)
-		if i < 0 || i+1 >= len(args) {
-			return "", false
-		}
-		return args[i+1], true
-	}
-	ws, ok1 := arg("-warmup")
-	slots, ok2 := arg("-slots")
-	batch, ok3 := arg("-batch")
-	w, err := strconv.Atoi(ws)
-	if !ok1 || !ok2 || !ok3 || err != nil || w < 0 {
-		return 0, false
-	}
-	names, ks := strings.Split(slots, ","), strings.Split(batch, ",")
-	if len(names) != len(ks) {
+// warmupMS is what the warmup of a process is expected to take, in ms:
+// a.Warmup rounds of every slot, each sample a.Batch passes of the variant
+// as the first execution's calibration timed them. It is unknown (false)
+// before that calibration (the first execution itself has no -batch) and
+// for a slot it did not time.
+func (r *runner) warmupMS(a harness.Args) (float64, bool) {
+	if a.Batch == nil || len(a.Batch) != len(a.Slots) {
 		return 0, false
 	}
 	var round float64
-	for i, name := range names {
+	for i, name := range a.Slots {
 		ns, ok := r.data.passNS[name]
-		k, err := strconv.ParseInt(ks[i], 10, 64)
-		if !ok || err != nil || k < 1 {
+		if !ok || a.Batch[i] < 1 {
 			return 0, false
 		}
-		round += ns * float64(k)
+		round += ns * float64(a.Batch[i])
 	}
-	return float64(w) * round / 1e6, true
+	return float64(a.Warmup) * round / 1e6, true
 }
 
-// settleArgs counts the warmup toward the settle (protocol.md, "Settle"):
-// the settle bound is how long a process runs the passes before it
-// measures, and the warmup's rounds run them too, right before the
+// settleCountsWarmup counts the warmup toward the settle (protocol.md,
+// step 4): the settle bound is how long a process runs the passes before
+// it measures, and the warmup's rounds run them too, right before the
 // measured rounds. So a process settles only for what its warmup is not
 // expected to last (warmupMS), and not at all when the warmup alone lasts
 // the bound: a kernel whose pass is longer than the bound took one settle
-// round and one warmup round before, now the warmup round only.
-func (r *runner) settleArgs(args []string) []string {
-	i := slices.Index(args, "-settle-ms")
-	if i < 0 || i+1 >= len(args) {
-		return args
+// round and one warmup round before, now the warmup round only. The
+// adaptive settle's floor shrinks the same way.
+func (r *runner) settleCountsWarmup(a harness.Args, floor float64) (harness.Args, float64) {
+	w, ok := r.warmupMS(a)
+	if !ok || w <= 0 {
+		return a, floor
 	}
-	bound, err := strconv.ParseFloat(args[i+1], 64)
-	w, ok := r.warmupMS(args)
-	if err != nil || !ok || w <= 0 {
-		return args
-	}
-	out := slices.Clone(args)
-	out[i+1] = strconv.FormatFloat(math.Max(0, bound-w), 'f', 3, 64)
-	return out
+	a.SettleMS = math.Round(max(0, a.SettleMS-w)*1000) / 1000
+	return a, max(0, floor-w)
 }

@@ -407,9 +407,8 @@ func (r *runner) live(name string) bool {
 // reads; a variant the compiler emptied is never batched: it times the clock.
 func (r *runner) firstExecution(ctx context.Context) error {
 	vs := r.opt.Variants
-	p, err := r.exec(ctx, "first-discarded", "-slots", strings.Join(vs, ","), "-cold", vs[0], "-clock",
-		"-settle-ms", ms(r.opt.Settle), "-warmup", "0", "-rounds", "0",
-		"-calibrate-reads", strconv.Itoa(ReadsPerPass))
+	p, err := r.exec(ctx, "first-discarded", harness.Args{Slots: vs, Cold: vs[0], Clock: true,
+		SettleMS: settleMS(r.opt.Settle), CalibrateReads: ReadsPerPass})
 	if err != nil {
 		return err
 	}
@@ -420,8 +419,7 @@ func (r *runner) firstExecution(ctx context.Context) error {
 		// The baseline's binary is run once and discarded too: the first
 		// execution after a while pays for what the page cache lost. A
 		// baseline that no longer runs is reported and left out.
-		_, err := r.execBin(ctx, r.base.k.Binary, "baseline-first-discarded", "-slots", strings.Join(r.base.common(vs), ","),
-			"-settle-ms", "0", "-warmup", "0", "-rounds", "0")
+		_, err := r.execBin(ctx, r.base.k.Binary, "baseline-first-discarded", harness.Args{Slots: r.base.common(vs)})
 		if len(r.base.common(vs)) == 0 {
 			err = errors.New("it has none of the measured variants")
 		}
@@ -464,21 +462,23 @@ func (r *runner) collectBatches(p *proc) error {
 
 func short(h string) string { return h[:min(len(h), 12)] }
 
-func (r *runner) batchList(slots []string) string {
-	ks := make([]string, len(slots))
+// batches are the passes per sample of each slot, as calibrated (at least 1).
+func (r *runner) batches(slots []string) []int64 {
+	ks := make([]int64, len(slots))
 	for i, s := range slots {
-		k := r.data.batch[s]
-		if k < 1 {
-			k = 1
-		}
-		ks[i] = strconv.FormatInt(k, 10)
+		ks[i] = max(r.data.batch[s], 1)
 	}
-	return strings.Join(ks, ",")
+	return ks
 }
 
-func ms(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', -1, 64)
+// measured are the options of a process that measures slots: their
+// batches, the settle and the warmup; rounds are the caller's.
+func (r *runner) measured(slots []string) harness.Args {
+	return harness.Args{Slots: slots, Batch: r.batches(slots), SettleMS: settleMS(r.opt.Settle), Warmup: r.opt.Warmup}
 }
+
+// settleMS is d in milliseconds, to the microsecond.
+func settleMS(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // aaVariant is the live variant that runs twice in the round robin.
 func (r *runner) aaVariant() string {
@@ -503,12 +503,10 @@ func (r *runner) interleavedSlots() []string {
 // an eviction of twice the last-level cache.
 func (r *runner) interleaved(ctx context.Context) error {
 	slots := r.interleavedSlots()
-	args := []string{"-slots", strings.Join(slots, ","), "-batch", r.batchList(slots), "-clock", "-gaps-ms", strconv.Itoa(GapWindowMS), "-settle-ms", ms(r.opt.Settle),
-		"-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps), "-order-seed", r.res.Protocol.OrderSeed}
 	if r.base != nil {
 		return r.beforeAfter(ctx)
 	}
-	return r.interleavedBlocks(ctx, slots, args)
+	return r.interleavedBlocks(ctx, slots)
 }
 
 // collectInterleaved reads the interleaved processes (one, or one per
@@ -607,12 +605,9 @@ func addChecksum(sums map[string]*Checksum, variant string, rec harness.Record) 
 func (r *runner) inProcess(ctx context.Context) error {
 	for i, v := range r.opt.Fresh {
 		r.progress(Progress{Phase: "part 2: in-process series of " + v, Process: i + 1, Of: len(r.opt.Fresh)})
-		args := []string{"-slots", v, "-batch", r.batchList([]string{v}), "-cold", v,
-			"-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", strconv.Itoa(r.opt.Reps)}
-		if r.opt.ColdAfterSetup {
-			args = append(args, "-cold-after-setup")
-		}
-		p, err := r.exec(ctx, "inprocess-"+v, args...)
+		a := r.measured([]string{v})
+		a.Cold, a.Rounds = v, r.opt.Reps
+		p, err := r.exec(ctx, "inprocess-"+v, a)
 		r.collectInProcess(v, p)
 		if err != nil {
 			return err
@@ -728,21 +723,13 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 	}
 }
 
-// placement is the options that place a fresh process in memory: the
-// cold pass after setup when asked, address randomisation off when asked,
-// and a random shift of its stack and heap (0 to 4080 bytes in steps of 16,
+// placement is where a fresh process goes in memory: address
+// randomisation off when asked, and a random shift of its stack and heap (0 to 4080 bytes in steps of 16,
 // drawn from the run's order seed), so that the fresh series samples
 // placements instead of repeating one (seed 000: "nothing here randomises or
 // records code, stack or heap layout").
-func (r *runner) placement() []string {
-	var args []string
-	if r.opt.ColdAfterSetup {
-		args = append(args, "-cold-after-setup")
-	}
-	if r.opt.NoASLR {
-		args = append(args, "-no-aslr")
-	}
-	return append(args, "-stack-pad", strconv.Itoa(16*r.pads.IntN(256)), "-heap-pad", strconv.Itoa(16*r.pads.IntN(256)))
+func (r *runner) placement() *harness.Layout {
+	return &harness.Layout{StackPad: 16 * r.pads.IntN(256), HeapPad: 16 * r.pads.IntN(256), NoASLR: r.opt.NoASLR}
 }
 
 // addGaps records what the gaps record says.

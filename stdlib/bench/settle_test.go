@@ -2,7 +2,6 @@ package bench
 
 import (
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -27,22 +26,23 @@ func TestSettleCountsWarmup(t *testing.T) {
 	r := &runner{k: &harness.Kernel{Binary: "/k"}, opt: opt, data: newCollected(), dir: t.TempDir()}
 	r.data.passNS["short"] = 1e6 // 1 ms
 	r.data.passNS["long"] = 60e6 // 60 ms
-	args := func(slots, batch string, warm int) []string {
-		return []string{"-slots", slots, "-batch", batch, "-settle-ms", "100", "-warmup", strconv.Itoa(warm), "-rounds", "1"}
+	args := func(slots []string, batch []int64, warm int) harness.Args {
+		return harness.Args{Slots: slots, Batch: batch, SettleMS: 100, Warmup: warm, Rounds: 1}
 	}
+	one, two := []string{"long"}, []string{"long", "long"}
 	cases := []struct {
 		name, bin     string
-		args          []string
+		args          harness.Args
 		settle, floor string
 	}{
-		{"a 1 ms pass", "/k", args("short", "1", 1), "99.000", "9"},
-		{"batched 10 passes of 1 ms, two warmup rounds", "/k", args("short", "10", 2), "80.000", "0"},
-		{"a 60 ms pass", "/k", args("long", "1", 1), "40.000", "0"},
-		{"two slots whose round lasts the bound", "/k", args("long,long", "1,1", 1), "0.000", "0"},
-		{"no warmup", "/k", args("long", "1", 0), "100", "10"},
-		{"a slot the calibration did not time", "/k", args("long,other", "1,1", 1), "100", "10"},
-		{"another binary", "/base", args("long,long", "1,1", 1), "100", "10"},
-		{"no -batch (the first execution)", "/k", []string{"-slots", "long", "-settle-ms", "100", "-warmup", "1"}, "100", "10"},
+		{"a 1 ms pass", "/k", args([]string{"short"}, []int64{1}, 1), "99", "9"},
+		{"batched 10 passes of 1 ms, two warmup rounds", "/k", args([]string{"short"}, []int64{10}, 2), "80", "0"},
+		{"a 60 ms pass", "/k", args(one, []int64{1}, 1), "40", "0"},
+		{"two slots whose round lasts the bound", "/k", args(two, []int64{1, 1}, 1), "0", "0"},
+		{"no warmup", "/k", args(one, []int64{1}, 0), "100", "10"},
+		{"a slot the calibration did not time", "/k", args([]string{"long", "other"}, []int64{1, 1}, 1), "100", "10"},
+		{"another binary", "/base", args(two, []int64{1, 1}, 1), "100", "10"},
+		{"no -batch (the first execution)", "/k", harness.Args{Slots: one, SettleMS: 100, Warmup: 1}, "100", "10"},
 	}
 	for _, c := range cases {
 		_, cmd := r.newProc(c.bin, "fresh", c.args)

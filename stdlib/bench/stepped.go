@@ -30,8 +30,9 @@ type stepped struct {
 
 // startStepped starts bin in step mode; the process's timeout counts from
 // here and covers all its steps.
-func (r *runner) startStepped(bin, label string, args ...string) (*stepped, error) {
-	p, cmd := r.newProc(bin, label, append(args, "-step"))
+func (r *runner) startStepped(bin, label string, a harness.Args) (*stepped, error) {
+	a.Step = true
+	p, cmd := r.newProc(bin, label, a)
 	s := &stepped{p: p, lines: make(chan string, 4), out: &tailBuffer{max: 16 << 10},
 		deadline: time.Now().Add(r.opt.Timeout)}
 	cmd.Stderr = s.out

@@ -171,10 +171,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 // pass (freshProcesses without baseline or layouts).
 func (r *runner) freshRound(ctx context.Context, run int) error {
 	for _, v := range r.opt.Fresh {
-		args := append([]string{"-slots", v, "-batch", r.batchList([]string{v}),
-			"-cold", v, "-settle-ms", ms(r.opt.Settle), "-warmup", strconv.Itoa(r.opt.Warmup), "-rounds", "1"},
-			r.placement()...)
-		p, err := r.execBin(ctx, r.k.Binary, fmt.Sprintf("fresh-l0-%s-%02d", v, run+1), args...)
+		p, err := r.execBin(ctx, r.k.Binary, fmt.Sprintf("fresh-l0-%s-%02d", v, run+1), r.freshArgs(v))
 		collectFresh(r.data.fresh, v, p, r.addChecksum)
 		if err != nil {
 			return err
