@@ -9,6 +9,10 @@
  * ((index % 1024) + 1024) << (index / 1024 - 1). stdlib/bench/latency.go
  * and the Go driver use the same buckets. */
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #define LAT_HALF 1024
 #define LAT_BUCKETS (34 * LAT_HALF) /* values up to 2^43 - 1 ticks; larger ones are clamped */
 #define LAT_WINDOW_NS 20000000LL    /* the calibration window of the tick rate */
