@@ -3,6 +3,7 @@ with a C and a Go ops kernel is run by `benchbook run`, carries latency per
 ops variant with its plot and commentary, verifies, and verify names a
 doctored p99."""
 import json
+import os
 
 import pytest
 
@@ -52,6 +53,9 @@ def test_latency_in_the_results_and_verify_passes(executed):
         assert lat["n"] == lat["ops_per_pass"] * lat["passes"] == 1000 * r["protocol"]["reps"]
         assert 0 < lat["p50_ns"] <= lat["p99_ns"] <= lat["p999_ns"] <= lat["p9999_ns"] <= lat["max_ns"]
         assert lat["overhead_ns"] > 0
+        # harness 8: what the thread waited during the worst's pass
+        if os.path.exists("/proc/thread-self/schedstat"):
+            assert lat["max_run_delay_ns"] >= 0 and lat["max_nivcsw"] >= 0, lat
     text = json.dumps(nb)
     assert "The worst operation." in text and "the slowest of 10,000 operations of tiny" in text.lower()
     res = benchbook("verify", str(executed), check=False)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"golang.org/x/sys/unix"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,6 +140,60 @@ func TestLatencyRecords(t *testing.T) {
 			if maxPass < 0 || maxPass >= passes || maxOp < 0 || maxOp >= ops || at < before || at > after || emptyMax < overhead {
 				t.Errorf("worst at pass %d op %d, %d ns (run %d..%d); empty worst %d ticks, median %d", maxPass, maxOp, at, before, after, emptyMax, overhead)
 			}
+			// What the thread waited during the worst's pass: read (not
+			// -1) where the kernel has schedstat, never negative.
+			delay, e1 := l.Int("max_run_delay_ns")
+			nivcsw, e2 := l.Int("max_nivcsw")
+			if e1 != nil || e2 != nil || delay < -1 || nivcsw < 0 || (delay == -1) != !haveSchedstat() {
+				t.Errorf("max_run_delay_ns %d, max_nivcsw %d (%v, %v); schedstat readable: %v", delay, nivcsw, e1, e2, haveSchedstat())
+			}
+		})
+	}
+}
+
+func haveSchedstat() bool {
+	_, err := os.Stat("/proc/thread-self/schedstat")
+	return err == nil
+}
+
+// Both drivers measure a preemption: with a busy loop pinned to CPU 0
+// beside a kernel pinned there too, the scheduler shares the CPU between
+// them, the longest operation is one the spinner's turn interrupted, and
+// the latency record says that the thread waited (run delay > 0) during
+// its pass. (On a quiet CPU nothing can be asserted: a run delay of 0 is
+// likely, not certain.)
+func TestLatencyPreempted(t *testing.T) {
+	if !haveSchedstat() {
+		t.Skip("no /proc/thread-self/schedstat")
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	for _, lang := range []string{"c", "go"} {
+		t.Run(lang, func(t *testing.T) {
+			k := spikyKernel(t, lang)
+			spin := exec.Command("taskset", "-c", "0", "sh", "-c", "while :; do :; done")
+			if err := spin.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = spin.Process.Kill(); _ = spin.Wait() }()
+			time.Sleep(20 * time.Millisecond)
+			recs := runKernel(t, k, "-slots", "spiky", "-pin", "0", "-settle-ms", "20", "-warmup", "1", "-rounds", "60")
+			for _, r := range recs {
+				if r.Kind != "latency" {
+					continue
+				}
+				delay, _ := r.Int("max_run_delay_ns")
+				nivcsw, _ := r.Int("max_nivcsw")
+				maxTicks, _ := r.Float("max_ticks")
+				rate, _ := r.Float("ticks_per_us")
+				t.Logf("worst %.0f us; its pass waited %d ns, %d involuntary switches", maxTicks/rate, delay, nivcsw)
+				if delay <= 0 {
+					t.Errorf("a spinner shared the CPU, and the worst operation's pass records a run delay of %d ns", delay)
+				}
+				return
+			}
+			t.Fatal("no latency record")
 		})
 	}
 }

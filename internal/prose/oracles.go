@@ -2,6 +2,7 @@ package prose
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -111,6 +112,7 @@ var oracles = map[string]Oracle{
 	ClaimLatencyAlone:           latencyAlone,
 	ClaimLatencyRate:            latencyRate,
 	ClaimLatencyAcross:          latencyAcross,
+	bench.ClaimLatencyPreempted: latencyPreempted,
 }
 
 func partial(r *bench.Result, _ bench.Sentence) error {
@@ -1072,17 +1074,102 @@ func latencyAlone(r *bench.Result, s bench.Sentence) error {
 	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
 		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
 	}
+	if preemptedWorst(l) {
+		return fail("%s: the pass holding the worst (%d ticks) waited %d ns with %d involuntary switches, a preemption of at least half of it, which the sentence does not name (%s)",
+			s.Variant, l.MaxTicks, *l.MaxRunDelayNS, *l.MaxInvoluntary, bench.ClaimLatencyPreempted)
+	}
+	if strings.Contains(s.Text, "was preempted") || strings.Contains(s.Text, "a preemption explains it") {
+		return fail("%s: names a preemption that the run did not measure (run delay %s, involuntary switches %s of the worst's pass)", s.Variant, i64(l.MaxRunDelayNS), i64(l.MaxInvoluntary))
+	}
 	within := l.EmptyMaxTicks > 0 && l.MaxTicks <= l.EmptyMaxTicks
 	above := l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks
 	if strings.Contains(s.Text, "an interruption explains it") != within || strings.Contains(s.Text, "does not measure what it was") != above {
 		return fail("%s: the cause said does not follow from the worst %d ticks against the empty operations' %d", s.Variant, l.MaxTicks, l.EmptyMaxTicks)
 	}
+	if m := waitedRE.FindStringSubmatch(s.Text); m != nil {
+		if err := waitsSaid(l, s.Variant, m[1], m[2]); err != nil {
+			return err
+		}
+	}
+	return noMechanism(s)
+}
+
+// noMechanism: no realloc, rehash or page fault is named: no run measures them.
+func noMechanism(s bench.Sentence) error {
 	for _, w := range []string{"realloc", "rehash", "page fault"} {
 		if strings.Contains(s.Text, w) {
 			return fail("%s: names a %s, which nothing measured", s.Variant, w)
 		}
 	}
 	return nil
+}
+
+// preemptShare: a worst operation is put down to a preemption when its
+// pass waited, runnable, at least this share of it, with at least one
+// involuntary switch (docs/latency.md).
+const preemptShare = 0.5
+
+// preemptedWorst: the run measured a preemption that explains the worst
+// operation: the pass that holds it had an involuntary switch and a run
+// delay of at least half the worst (recomputed from its ticks).
+func preemptedWorst(l *bench.Latency) bool {
+	if l.MaxRunDelayNS == nil || l.MaxInvoluntary == nil || l.TicksPerUS <= 0 {
+		return false
+	}
+	worstNS := float64(l.MaxTicks) * 1000 / l.TicksPerUS
+	return *l.MaxInvoluntary > 0 && *l.MaxRunDelayNS > 0 && float64(*l.MaxRunDelayNS) >= preemptShare*worstNS
+}
+
+func i64(p *int64) string {
+	if p == nil {
+		return "not recorded"
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+var (
+	preemptedRE = regexp.MustCompile(`; the thread was preempted for (.+?) during the pass that holds it \((\d+) involuntary switch(?:es)?\)`)
+	waitedRE    = regexp.MustCompile(`the thread waited (.+?) during the pass that holds it \((\d+) involuntary switch(?:es)?\)`)
+)
+
+// waitsSaid: the wait and the switches a sentence gives for the worst's
+// pass are the recorded ones.
+func waitsSaid(l *bench.Latency, variant, delay, switches string) error {
+	if l.MaxRunDelayNS == nil || l.MaxInvoluntary == nil {
+		return fail("%s: gives the thread's waits during the worst's pass, which the result does not record", variant)
+	}
+	if delay != bench.FormatNS(float64(*l.MaxRunDelayNS)) || switches != strconv.FormatInt(*l.MaxInvoluntary, 10) {
+		return fail("%s: says the pass waited %s with %s involuntary switches, the record says %d ns and %d", variant, delay, switches, *l.MaxRunDelayNS, *l.MaxInvoluntary)
+	}
+	return nil
+}
+
+// latencyPreempted: the worst stands alone (as latencyAlone), the pass
+// that holds it recorded a preemption of at least half of it, the sentence
+// gives that wait and those switches, and names no other cause.
+func latencyPreempted(r *bench.Result, s bench.Sentence) error {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return err
+	}
+	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
+		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	}
+	if !preemptedWorst(l) {
+		return fail("%s: says preempted, the worst's pass recorded a run delay of %s ns and %s involuntary switches against the worst of %d ticks",
+			s.Variant, i64(l.MaxRunDelayNS), i64(l.MaxInvoluntary), l.MaxTicks)
+	}
+	m := preemptedRE.FindStringSubmatch(s.Text)
+	if m == nil || !strings.Contains(s.Text, "a preemption explains it") {
+		return fail("%s: does not say the preemption and its wait: %q", s.Variant, s.Text)
+	}
+	if err := waitsSaid(l, s.Variant, m[1], m[2]); err != nil {
+		return err
+	}
+	if strings.Contains(s.Text, "an interruption explains it") || strings.Contains(s.Text, "does not measure what it was") {
+		return fail("%s: names a second cause beside the preemption", s.Variant)
+	}
+	return noMechanism(s)
 }
 
 // latencyRate: the tick rate drifted by more than rateDrift between its
@@ -1100,9 +1187,71 @@ func latencyRate(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func latencyAcross(r *bench.Result, _ bench.Sentence) error {
+// acrossWorstRE: the first span of the side-by-side sentence, the worst
+// operations: the same in each, or from the least to the greatest, divided
+// or said why not.
+var acrossWorstRE = regexp.MustCompile(`^side by side, the worst operation of the \d+ BENCH_OPS variants (?:is (.+?) in each|ranges from (.+?) \((\S+)\) to (.+?) \((\S+)\)(?:, (\S+) times| \(not divided: (.*?)\))?), and their p99\.9 `)
+
+// latencyAcross: two or more BENCH_OPS variants; the worst operations'
+// span names the least and the greatest, and divides them only when both
+// lie above their interruption floors (the empty operations' worst) and
+// neither is put down to a preemption; when it does not divide, the
+// reason it gives is one that holds.
+func latencyAcross(r *bench.Result, s bench.Sentence) error {
 	if opsCount(r) < 2 {
 		return fail("sets BENCH_OPS variants side by side, %d were timed", opsCount(r))
+	}
+	m := acrossWorstRE.FindStringSubmatch(s.Text)
+	if m == nil {
+		return fail("the worst operations' span is not said: %q", s.Text)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range r.Variants {
+		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
+			lo, hi = math.Min(lo, l.MaxNS), math.Max(hi, l.MaxNS)
+		}
+	}
+	if m[1] != "" {
+		if m[1] != bench.FormatNS(hi) || bench.FormatNS(lo) != bench.FormatNS(hi) {
+			return fail("says the worst is %s in each, they run from %g to %g ns", m[1], lo, hi)
+		}
+		return nil
+	}
+	a, b := r.Variant(m[3]), r.Variant(m[5])
+	if a == nil || b == nil || a.Latency == nil || b.Latency == nil {
+		return fail("names %s and %s, not both BENCH_OPS variants", m[3], m[5])
+	}
+	la, lb := a.Latency, b.Latency
+	if m[2] != bench.FormatNS(lo) || m[4] != bench.FormatNS(hi) || bench.FormatNS(la.MaxNS) != m[2] || bench.FormatNS(lb.MaxNS) != m[4] {
+		return fail("the worst operations run from %g to %g ns; the sentence says %s (%s) to %s (%s)", lo, hi, m[2], m[3], m[4], m[5])
+	}
+	divisible := func(l *bench.Latency) bool {
+		return l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks && !preemptedWorst(l)
+	}
+	switch {
+	case m[6] != "":
+		if !divisible(la) || !divisible(lb) {
+			return fail("divides the worst of %s by that of %s, and one is within its interruption floor or put down to a preemption", m[5], m[3])
+		}
+		if want := bench.FormatBigRatio(lb.MaxNS / la.MaxNS); m[6] != want {
+			return fail("says %s times, the worst operations give %s", m[6], want)
+		}
+	case m[7] != "":
+		if divisible(la) && divisible(lb) {
+			return fail("does not divide the worst of %s by that of %s, and both lie above their floors, neither preempted", m[5], m[3])
+		}
+		pre := preemptedWorst(la) || preemptedWorst(lb)
+		floored := func(l *bench.Latency) bool {
+			return l.EmptyMaxTicks > 0 && l.MaxTicks <= l.EmptyMaxTicks && !preemptedWorst(l)
+		}
+		noFloor := la.EmptyMaxTicks <= 0 || lb.EmptyMaxTicks <= 0
+		if !noFloor && (strings.Contains(m[7], "preempted") != pre || strings.Contains(m[7], "within the worst of its empty operations") != (floored(la) || floored(lb))) {
+			return fail("the reason it does not divide, %q, does not follow from the floors and the preemptions recorded", m[7])
+		}
+	default:
+		if la.MaxNS > 0 {
+			return fail("names the worst operations' ends without dividing them or saying why not")
+		}
 	}
 	return nil
 }

@@ -4,7 +4,8 @@ package bench
 // so that each sentence maps to exactly one oracle (internal/prose holds
 // them: a predicate per claim that says, from the result's own numbers,
 // whether the sentence is true). A sentence whose generator gives no claim
-// is read by the oracles from its topic (the latency sentences).
+// is read by the oracles from its topic (the latency sentences, but for
+// ClaimLatencyPreempted).
 const (
 	ClaimPartial          = "partial"
 	ClaimStride           = "control.stride"
@@ -60,6 +61,11 @@ const (
 	ClaimChecksumOK       = "checksum.ok"
 	ClaimChecksumMismatch = "checksum.mismatch"
 
+	// A worst operation put down to a preemption of its thread, measured
+	// during the pass that holds it (Latency.Preempted); the other latency
+	// sentences are read by their topic.
+	ClaimLatencyPreempted = "latency.preempted"
+
 	// A time per element against the ceiling of one dependent float add
 	// (the fingerprint's addss) when the timed code adds floats.
 	ClaimAddUnder = "ceiling.add.under"
@@ -103,7 +109,7 @@ const (
 // conditions lines and compare (their constants live here: internal/prose,
 // which report's tests import, cannot import report).
 var Claims = []string{
-	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch,
+	ClaimStride, ClaimControlPages, ClaimControlVerdict, ClaimLoadKind, ClaimPartial, ClaimPrediction, ClaimBaselineDropped, ClaimBaselineMethod, ClaimBaselineVerdict, ClaimDead, ClaimDiffer, ClaimDifferBeyondAA, ClaimDifferWithinAA, ClaimDifferAsAA, ClaimWithinBand, ClaimSizeUnknown, ClaimFamily, ClaimNoDifference, ClaimAutocorr, ClaimImplausible, ClaimPerElement, ClaimParallel, ClaimNoElements, ClaimCounts, ClaimFirstTouch, ClaimZeroPage, ClaimReadsAllocate, ClaimMappedBefore, ClaimSetupAllocated, ClaimSetupPartial, ClaimPairs, ClaimAAFloor, ClaimAANoFloor, ClaimPlacement, ClaimLayoutChance, ClaimLayoutMore, ClaimLayoutUnsplit, ClaimGaps, ClaimClockMoved, ClaimClockStill, ClaimClockVariant, ClaimNoisy, ClaimQuiet, ClaimRerun, ClaimBatchForced, ClaimBatched, ClaimLoadForced, ClaimLoadHigh, ClaimLoadLow, ClaimDuring, ClaimDuringBusy, ClaimChecksumOK, ClaimChecksumMismatch, ClaimLatencyPreempted,
 	ClaimAddUnder, ClaimAddAt, ClaimBWOver, ClaimBWAt,
 	ClaimHeadlineBaseline, ClaimHeadlineNotLive, ClaimHeadlineAlone, ClaimHeadlineTime, ClaimHeadlineDead, ClaimHeadlineQuick, ClaimHeadlineNote, ClaimHeadlineLayouts,
 	ClaimAcrossVerdict, ClaimAcrossHeadline, ClaimAcrossNWay, ClaimAcrossFloors,

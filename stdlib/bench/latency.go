@@ -57,6 +57,15 @@ type Latency struct {
 	// long (the interruption floor); 0 in results of older harnesses.
 	EmptyMaxTicks int64   `json:"empty_max_ticks,omitempty"`
 	EmptyMaxNS    float64 `json:"empty_max_ns,omitempty"`
+	// MaxRunDelayNS and MaxInvoluntary (harness 8): what the thread waited
+	// while the measured pass that holds the worst operation ran (a
+	// batch's k passes), read outside the timed region: the growth of its
+	// scheduler run delay (/proc/thread-self/schedstat: ns runnable but
+	// not running) and of its involuntary context switches
+	// (getrusage(RUSAGE_THREAD)); nil in results of older harnesses and
+	// where the driver could not read them.
+	MaxRunDelayNS  *int64 `json:"max_run_delay_ns,omitempty"`
+	MaxInvoluntary *int64 `json:"max_nivcsw,omitempty"`
 	// Buckets are the non-empty buckets of the histogram, [index, count]
 	// (records.md: 3 significant digits).
 	Buckets [][2]int64 `json:"buckets"`
@@ -142,6 +151,29 @@ func (l *Latency) WithinFloor() bool { return l.EmptyMaxTicks > 0 && l.MaxTicks 
 // operations' worst (false when the result does not record the floor).
 func (l *Latency) AboveFloor() bool { return l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks }
 
+// LatencyPreemptShare: the worst operation is put down to a preemption
+// when the thread was switched out involuntarily during its pass and
+// waited, runnable, at least this share of the worst operation's time.
+// (A wait in its pass that hit another operation made that one at least
+// as long; one of half the worst or more is a cause the run measured, not
+// a guess.)
+const LatencyPreemptShare = 0.5
+
+// Preempted says whether the run measured a preemption that explains the
+// worst operation: during the pass that holds it the thread had at least
+// one involuntary context switch and a run delay of at least
+// LatencyPreemptShare of the worst (false when the result does not
+// record them).
+func (l *Latency) Preempted() bool {
+	return l.MaxRunDelayNS != nil && l.MaxInvoluntary != nil && *l.MaxRunDelayNS > 0 && *l.MaxInvoluntary >= 1 &&
+		float64(*l.MaxRunDelayNS) >= LatencyPreemptShare*l.MaxNS
+}
+
+// Divisible says whether the worst operation may be divided by another's:
+// it lies above the interruption floor and is not put down to a
+// preemption.
+func (l *Latency) Divisible() bool { return l.AboveFloor() && !l.Preempted() }
+
 // RateDrift is how far apart the two calibrations of the tick rate are,
 // relative to their mean; 0 when one is missing.
 func (l *Latency) RateDrift() float64 {
@@ -200,6 +232,11 @@ func (c *latencyCollect) add(rec harness.Record) {
 	l.EmptyMaxTicks, _ = rec.Int("empty_max_ticks")
 	for key, into := range map[string]**int64{"max_pass": &l.MaxPass, "max_op": &l.MaxOp, "max_at_ns": &l.MaxAtNS} {
 		if v, err := rec.Int(key); err == nil {
+			*into = &v
+		}
+	}
+	for key, into := range map[string]**int64{"max_run_delay_ns": &l.MaxRunDelayNS, "max_nivcsw": &l.MaxInvoluntary} {
+		if v, err := rec.Int(key); err == nil && v >= 0 { // -1: the driver could not read it
 			*into = &v
 		}
 	}

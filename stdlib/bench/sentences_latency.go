@@ -37,7 +37,11 @@ func latencySentences(f *facts) []Sentence {
 			out = append(out, one(TopicLatency, "", o.name, overheadText(o.name, o.l))...)
 		}
 		if l := o.l; l.P9999NS > 0 && l.MaxNS > LatencyAloneRatio*l.P9999NS {
-			out = append(out, one(TopicLatency, KindLatency, o.name, aloneText(o.name, l))...)
+			if l.Preempted() {
+				out = append(out, said(ClaimLatencyPreempted, "", TopicLatency, KindLatency, o.name, aloneText(o.name, l))...)
+			} else {
+				out = append(out, one(TopicLatency, KindLatency, o.name, aloneText(o.name, l))...)
+			}
 		}
 		out = append(out, one(TopicLatency, KindLatency, o.name, rateText(o.name, o.l))...)
 	}
@@ -131,7 +135,7 @@ func acrossText(ops []namedLatency) string {
 			return "is " + FormatNS(x(hi.l)) + " in each"
 		}
 		text := fmt.Sprintf("ranges from %s (%s) to %s (%s)", FormatNS(x(lo.l)), lo.name, FormatNS(x(hi.l)), hi.name)
-		if x(lo.l) > 0 && (!worst || lo.l.AboveFloor() && hi.l.AboveFloor()) {
+		if x(lo.l) > 0 && (!worst || lo.l.Divisible() && hi.l.Divisible()) {
 			text += fmt.Sprintf(", %s times", FormatBigRatio(x(hi.l)/x(lo.l)))
 		} else if x(lo.l) > 0 {
 			text += " (not divided: " + floorWhy(lo, hi) + ")"
@@ -192,9 +196,12 @@ func rateText(name string, l *Latency) string {
 }
 
 // aloneText: a worst operation far beyond the p99.99, where it was, and
-// what the run measured of its cause: within the empty operations' worst
-// it is as long as an interruption of the timer alone, so it is
-// attributed to one; above it, the run does not say what it was.
+// what the run measured of its cause, from its controls only: a
+// preemption when the thread was switched out and waited at least half
+// the worst during the pass that holds it (Preempted); else, within the
+// empty operations' worst it is as long as an interruption of the timer
+// alone, so it is attributed to one; above it, the run does not say what
+// it was (and gives what the thread waited in its pass, when recorded).
 func aloneText(name string, l *Latency) string {
 	text := fmt.Sprintf("the worst operation of %s stands alone: %s is %s times the p99.99 %s, one event rather than the end of a tail",
 		name, FormatNS(l.MaxNS), FormatBigRatio(l.MaxNS/l.P9999NS), FormatNS(l.P9999NS))
@@ -202,26 +209,50 @@ func aloneText(name string, l *Latency) string {
 		text += fmt.Sprintf(" (operation %d of measured pass %d)", *l.MaxOp, *l.MaxPass)
 	}
 	switch {
+	case l.Preempted():
+		return text + fmt.Sprintf("; the thread was preempted for %s during the pass that holds it (%s), at least half the worst operation: "+
+			"a preemption explains it, not the operation", FormatNS(float64(*l.MaxRunDelayNS)), switchesText(*l.MaxInvoluntary))
 	case l.WithinFloor():
 		return text + fmt.Sprintf("; the worst of the empty operations, %s, is as long, and an empty operation waits for nothing but an interruption of the thread: "+
 			"an interruption explains it, not the operation", FormatNS(l.EmptyMaxNS))
 	case l.AboveFloor():
-		return text + fmt.Sprintf("; it is longer than the worst of the empty operations, %s, which bounds what an interruption did to those: "+
-			"this run does not measure what it was", FormatNS(l.EmptyMaxNS))
+		text += fmt.Sprintf("; it is longer than the worst of the empty operations, %s, which bounds what an interruption did to those", FormatNS(l.EmptyMaxNS))
+		if l.MaxRunDelayNS != nil && l.MaxInvoluntary != nil {
+			text += fmt.Sprintf(", and the thread waited %s during the pass that holds it (%s), no preemption of half of it or more", FormatNS(float64(*l.MaxRunDelayNS)), switchesText(*l.MaxInvoluntary))
+		}
+		return text + ": this run does not measure what it was"
 	}
 	return text + "; this result does not record the empty operations' worst, so it does not tell an interruption from the operation"
 }
 
-// floorWhy says why two worst operations are not divided.
+// switchesText: "1 involuntary switch", "3 involuntary switches".
+func switchesText(n int64) string {
+	if n == 1 {
+		return "1 involuntary switch"
+	}
+	return fmt.Sprintf("%d involuntary switches", n)
+}
+
+// floorWhy says why two worst operations are not divided: one within its
+// interruption floor, or put down to a preemption.
 func floorWhy(a, b namedLatency) string {
-	var in []string
+	var in, pre []string
 	for _, o := range []namedLatency{a, b} {
 		switch {
 		case o.l.EmptyMaxTicks <= 0:
 			return "this result does not record the empty operations' worst, the interruption floor"
+		case o.l.Preempted():
+			pre = append(pre, o.name)
 		case !o.l.AboveFloor():
 			in = append(in, o.name)
 		}
 	}
-	return fmt.Sprintf("the worst of %s is within the worst of its empty operations, as long as an interruption, and a ratio to it would divide by the noise floor", joinAnd(in))
+	var why []string
+	if len(in) > 0 {
+		why = append(why, fmt.Sprintf("the worst of %s is within the worst of its empty operations, as long as an interruption", joinAnd(in)))
+	}
+	if len(pre) > 0 {
+		why = append(why, fmt.Sprintf("the thread of %s was preempted for at least half its worst during the pass that holds it", joinAnd(pre)))
+	}
+	return strings.Join(why, ", and ") + ", and a ratio to it would divide by the noise floor"
 }

@@ -23,6 +23,7 @@ var textHashes = map[int]string{
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
 	5: "0bf16a2191f7ea090651aa5a92c84cdf3476471e2aa17ef7619814524dc26438",
+	6: "8249c4281ae159bce78d546852aa40eeb2c8de8960830c4279759a209483397e",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -75,6 +76,24 @@ func TestTextVersion(t *testing.T) {
 			r := everything()
 			r.Control = &c
 			fmt.Fprintln(h, HeadlineText(r))
+		}
+	}
+	if bench.TextVersion >= 6 { // version 6 names a preemption only when the worst's pass measured one, and divides worsts only then not
+		// Two variants of 300,000 operations whose worsts (1 ms and 10 µs)
+		// stand alone above their floors; the first's pass waited 900 µs.
+		r := everything()
+		for i, w := range [][3]int64{{2000000, 900000, 3}, {20000, 0, 0}} {
+			delay, nivcsw := w[1], w[2]
+			l := &bench.Latency{OpsPerPass: 100000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
+				MaxTicks: w[0], OverheadTicks: 36, EmptyMaxTicks: 4000, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
+				Buckets:       [][2]int64{{40, 299990}, {int64(bench.LatencyIndex(9000)), 9}, {int64(bench.LatencyIndex(uint64(w[0]))), 1}},
+				MaxRunDelayNS: &delay, MaxInvoluntary: &nivcsw}
+			l.Summarize()
+			r.Variants[i].Latency = l
+		}
+		refresh(r)
+		for _, s := range bench.Sentences(r) {
+			fmt.Fprintln(h, s.Claim, s.Text)
 		}
 	}
 	got := hex.EncodeToString(h.Sum(nil))

@@ -9,6 +9,10 @@
  * ((index % 1024) + 1024) << (index / 1024 - 1). stdlib/bench/latency.go
  * and the Go driver use the same buckets. */
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #define LAT_HALF 1024
 #define LAT_BUCKETS (34 * LAT_HALF) /* values up to 2^43 - 1 ticks; larger ones are clamped */
 #define LAT_WINDOW_NS 20000000LL    /* the calibration window of the tick rate */
@@ -39,6 +43,11 @@ typedef struct {
    * the worst of the n empty operations of the prelude. */
   int64_t max_pass, max_op, max_at_ns;
   uint64_t empty_max;
+  /* max_run_delay and max_nivcsw: what the thread waited while the sample
+   * (pass, or k passes) holding the worst operation ran: the growth of
+   * its scheduler run delay (ns runnable but not running) and of its
+   * involuntary context switches; -1 unread. */
+  int64_t max_run_delay, max_nivcsw;
 } lat_slot_t;
 
 static lat_slot_t lat_slots_[BENCH_MAX_SLOTS];
@@ -46,6 +55,34 @@ static int lat_any_;
 static uint64_t lat_cur_max_, lat_cur_max_t0_;
 static int64_t lat_cur_max_op_;
 static double lat_rate_start_;
+/* The thread's waits around each measured pass of an ops slot (outside
+ * the timed region): field 2 of /proc/thread-self/schedstat, kept open
+ * and read with pread, and getrusage(RUSAGE_THREAD)'s ru_nivcsw. */
+static int lat_schedstat_fd_ = -1;
+static int64_t lat_wait0_delay_, lat_wait0_nivcsw_;
+
+/* lat_waits reads the thread's run delay (ns) and involuntary switches;
+ * -1 for what cannot be read. */
+static void lat_waits(int64_t *delay, int64_t *nivcsw) {
+  *delay = -1;
+  *nivcsw = -1;
+  if (lat_schedstat_fd_ >= 0) {
+    char buf[128];
+    ssize_t m = pread(lat_schedstat_fd_, buf, sizeof buf - 1, 0);
+    if (m > 0) {
+      buf[m] = 0;
+      char *end;
+      strtoull(buf, &end, 10); /* time on the CPU */
+      if (end != buf) {
+        char *end2;
+        unsigned long long d = strtoull(end, &end2, 10);
+        if (end2 != end) *delay = (int64_t)d;
+      }
+    }
+  }
+  struct rusage ru;
+  if (getrusage(RUSAGE_THREAD, &ru) == 0) *nivcsw = (int64_t)ru.ru_nivcsw;
+}
 
 static inline int lat_index(uint64_t v) {
   if (v >= (1ULL << 43)) v = (1ULL << 43) - 1;
@@ -160,9 +197,11 @@ static void lat_init(void) {
       lat_slots_[s].line = lat_decls_[d].line;
       lat_slots_[s].hist = calloc(LAT_BUCKETS, sizeof(uint64_t));
       if (!lat_slots_[s].hist) fail("BENCH_OPS: cannot allocate the histogram", NULL);
+      lat_slots_[s].max_run_delay = lat_slots_[s].max_nivcsw = -1;
       lat_any_ = 1;
     }
   }
+  if (lat_any_) lat_schedstat_fd_ = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 }
 
 /* lat_prelude ends the prelude: the tick rate, then per BENCH_OPS slot a
@@ -194,12 +233,15 @@ static void lat_before(int s) {
   memset(&bench_ops_, 0, sizeof bench_ops_);
   bench_ops_.hist = lat_slots_[s].hist;
   lat_cur_max_ = 0;
+  if (lat_slots_[s].n) lat_waits(&lat_wait0_delay_, &lat_wait0_nivcsw_);
 }
 
 /* lat_after checks the pass's BENCH_OP_BEGIN/END against its slot. */
 static void lat_after(int s) {
   lat_slot_t *l = &lat_slots_[s];
   const char *name = variants_[slots_[s].variant].name;
+  int64_t delay1 = -1, nivcsw1 = -1;
+  if (l->n) lat_waits(&delay1, &nivcsw1);
   bench_ops_.hist = NULL;
   if (bench_ops_.bad_line) lat_fail("%s (line %d, variant %s)", bench_ops_.bad_what, bench_ops_.bad_line, name);
   if (bench_ops_.open)
@@ -223,6 +265,8 @@ static void lat_after(int s) {
     l->max_pass = l->passes + lat_cur_max_op_ / l->n;
     l->max_op = lat_cur_max_op_ % l->n;
     l->max_at_ns = ns_now - (int64_t)((double)(ticks_now - lat_cur_max_t0_) * 1000.0 / rate);
+    l->max_run_delay = delay1 >= 0 && lat_wait0_delay_ >= 0 ? delay1 - lat_wait0_delay_ : -1;
+    l->max_nivcsw = nivcsw1 >= 0 && lat_wait0_nivcsw_ >= 0 ? nivcsw1 - lat_wait0_nivcsw_ : -1;
   }
   l->passes += slots_[s].k;
 }
@@ -256,9 +300,11 @@ static void lat_end(void) {
     }
     if (len) record("latency_buckets slot=%d buckets=%s", s, buf);
     record("latency slot=%d variant=%s ops=%lld passes=%lld n=%llu max_ticks=%llu overhead_ticks=%llu ticks_per_us=%.6f "
-           "nonempty=%d max_pass=%lld max_op=%lld max_at_ns=%lld empty_max_ticks=%llu",
+           "nonempty=%d max_pass=%lld max_op=%lld max_at_ns=%lld empty_max_ticks=%llu "
+           "max_run_delay_ns=%lld max_nivcsw=%lld",
            s, variants_[slots_[s].variant].name, (long long)l->n, (long long)l->passes, (unsigned long long)count,
            (unsigned long long)l->max, (unsigned long long)l->overhead, rate, nonempty, (long long)l->max_pass,
-           (long long)l->max_op, (long long)l->max_at_ns, (unsigned long long)l->empty_max);
+           (long long)l->max_op, (long long)l->max_at_ns, (unsigned long long)l->empty_max,
+           (long long)l->max_run_delay, (long long)l->max_nivcsw);
   }
 }

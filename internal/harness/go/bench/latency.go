@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Op times the operations of an ops variant, the Go twin of the C
@@ -136,6 +137,11 @@ type latSlot struct {
 	// of the n empty operations of the prelude.
 	maxPass, maxOp, maxAtNS int64
 	emptyMax                uint64
+	// maxRunDelay and maxNivcsw: what the thread waited while the sample
+	// (pass, or k passes) that holds the worst operation ran: the growth
+	// of its scheduler run delay (ns runnable but not running) and of its
+	// involuntary context switches; -1 unread.
+	maxRunDelay, maxNivcsw int64
 }
 
 // latency is the driver's BENCH_OPS state.
@@ -143,6 +149,37 @@ type latency struct {
 	slots     []latSlot
 	any       bool
 	rateStart float64
+	// The thread's waits around each measured pass of an ops slot, outside
+	// the timed region: field 2 of /proc/thread-self/schedstat (kept open,
+	// read with pread) and getrusage(RUSAGE_THREAD)'s ru_nivcsw. The
+	// goroutine is locked to its thread so that both are the measuring
+	// thread's.
+	schedstat             *os.File
+	wait0Delay, wait0Nivc int64
+}
+
+// rusageThread is RUSAGE_THREAD (Linux), which syscall does not name.
+const rusageThread = 1
+
+// latWaits reads the thread's run delay (ns) and involuntary switches; -1
+// for what cannot be read.
+func (d *driver) latWaits() (delay, nivcsw int64) {
+	delay, nivcsw = -1, -1
+	if f := d.lat.schedstat; f != nil {
+		var buf [128]byte
+		if n, _ := f.ReadAt(buf[:], 0); n > 0 {
+			if fs := strings.Fields(string(buf[:n])); len(fs) >= 2 {
+				if v, err := strconv.ParseInt(fs[1], 10, 64); err == nil {
+					delay = v
+				}
+			}
+		}
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(rusageThread, &ru) == nil {
+		nivcsw = ru.Nivcsw
+	}
+	return delay, nivcsw
 }
 
 func (d *driver) latInit() error {
@@ -154,8 +191,12 @@ func (d *driver) latInit() error {
 		if s.v.Ops < 0 {
 			return fmt.Errorf("//bench:ops %d of %s (line %d): the number of operations per pass must be at least 1", s.v.Ops, s.v.Name, s.v.Line)
 		}
-		d.lat.slots[i] = latSlot{n: s.v.Ops, hist: make([]uint64, latBuckets)}
+		d.lat.slots[i] = latSlot{n: s.v.Ops, hist: make([]uint64, latBuckets), maxRunDelay: -1, maxNivcsw: -1}
 		d.lat.any = true
+	}
+	if d.lat.any {
+		runtime.LockOSThread() // for the rest of the run: the waits are a thread's
+		d.lat.schedstat, _ = os.Open("/proc/thread-self/schedstat")
 	}
 	return nil
 }
@@ -232,12 +273,19 @@ func (d *driver) latPrelude() {
 
 func (d *driver) latBefore(i int) {
 	theOp = Op{hist: d.lat.slots[i].hist}
+	if d.lat.slots[i].n != 0 {
+		d.lat.wait0Delay, d.lat.wait0Nivc = d.latWaits()
+	}
 }
 
 // latAfter checks a measured pass's Begin and End calls against its slot.
 func (d *driver) latAfter(i int) error {
 	l, s := &d.lat.slots[i], d.slots[i]
 	o := theOp
+	delay1, nivcsw1 := int64(-1), int64(-1)
+	if l.n != 0 {
+		delay1, nivcsw1 = d.latWaits()
+	}
 	theOp.hist = nil
 	switch {
 	case o.bad != "":
@@ -259,6 +307,13 @@ func (d *driver) latAfter(i int) error {
 		}
 		l.max, l.maxPass, l.maxOp = o.max, l.passes+o.maxOp/l.n, o.maxOp%l.n
 		l.maxAtNS = nsNow - int64(float64(ticksNow-o.maxT0)*1000/rate)
+		l.maxRunDelay, l.maxNivcsw = -1, -1
+		if delay1 >= 0 && d.lat.wait0Delay >= 0 {
+			l.maxRunDelay = delay1 - d.lat.wait0Delay
+		}
+		if nivcsw1 >= 0 && d.lat.wait0Nivc >= 0 {
+			l.maxNivcsw = nivcsw1 - d.lat.wait0Nivc
+		}
 	}
 	l.passes += s.k
 	return nil
@@ -298,7 +353,7 @@ func (d *driver) latEnd() {
 		if buf.Len() > 0 {
 			d.record("latency_buckets slot=%d buckets=%s", i, buf.String())
 		}
-		d.record("latency slot=%d variant=%s ops=%d passes=%d n=%d max_ticks=%d overhead_ticks=%d ticks_per_us=%.6f nonempty=%d max_pass=%d max_op=%d max_at_ns=%d empty_max_ticks=%d",
-			i, d.slots[i].v.Name, l.n, l.passes, count, l.max, l.overhead, rate, nonempty, l.maxPass, l.maxOp, l.maxAtNS, l.emptyMax)
+		d.record("latency slot=%d variant=%s ops=%d passes=%d n=%d max_ticks=%d overhead_ticks=%d ticks_per_us=%.6f nonempty=%d max_pass=%d max_op=%d max_at_ns=%d empty_max_ticks=%d max_run_delay_ns=%d max_nivcsw=%d",
+			i, d.slots[i].v.Name, l.n, l.passes, count, l.max, l.overhead, rate, nonempty, l.maxPass, l.maxOp, l.maxAtNS, l.emptyMax, l.maxRunDelay, l.maxNivcsw)
 	}
 }
