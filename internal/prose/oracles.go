@@ -1063,6 +1063,14 @@ func latencyOverhead(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
+// standsAlone: the worst is more than ten times the p99.99.
+func standsAlone(l *bench.Latency, s bench.Sentence) error {
+	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
+		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	}
+	return nil
+}
+
 // latencyAlone: the worst is more than ten times the p99.99, and its cause
 // is said from the interruption floor (the empty operations' worst): an
 // interruption only within it, "does not measure what it was" only above.
@@ -1071,8 +1079,8 @@ func latencyAlone(r *bench.Result, s bench.Sentence) error {
 	if err != nil {
 		return err
 	}
-	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
-		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	if err := standsAlone(l, s); err != nil {
+		return err
 	}
 	if preemptedWorst(l) {
 		return fail("%s: the pass holding the worst (%d ticks) waited %d ns with %d involuntary switches, a preemption of at least half of it, which the sentence does not name (%s)",
@@ -1152,8 +1160,8 @@ func latencyPreempted(r *bench.Result, s bench.Sentence) error {
 	if err != nil {
 		return err
 	}
-	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
-		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	if err := standsAlone(l, s); err != nil {
+		return err
 	}
 	if !preemptedWorst(l) {
 		return fail("%s: says preempted, the worst's pass recorded a run delay of %s ns and %s involuntary switches against the worst of %d ticks",
