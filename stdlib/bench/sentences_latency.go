@@ -211,7 +211,7 @@ func aloneText(name string, l *Latency) string {
 	switch {
 	case l.Preempted():
 		return text + fmt.Sprintf("; the thread was preempted for %s during the pass that holds it (%s), at least half the worst operation: "+
-			"a preemption explains it, not the operation", FormatNS(float64(*l.MaxRunDelayNS)), switchesText(*l.MaxInvoluntary))
+			"a preemption can explain it (the run does not time where in the pass the wait fell)", FormatNS(float64(*l.MaxRunDelayNS)), switchesText(*l.MaxInvoluntary))
 	case l.WithinFloor():
 		return text + fmt.Sprintf("; the worst of the empty operations, %s, is as long, and an empty operation waits for nothing but an interruption of the thread: "+
 			"an interruption explains it, not the operation", FormatNS(l.EmptyMaxNS))

@@ -23,7 +23,7 @@ var textHashes = map[int]string{
 	3: "cbc8f5731b0efdfb95c131e870d7b1e35141bb71fb0493ae66011700d48b9c94",
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
 	5: "0bf16a2191f7ea090651aa5a92c84cdf3476471e2aa17ef7619814524dc26438",
-	6: "8249c4281ae159bce78d546852aa40eeb2c8de8960830c4279759a209483397e",
+	6: "903b4e911612da142fcb95b50e3f3254fcfa9a8ae9c8fb5d702852a641499632",
 }
 
 // TestTextVersion notices that the text the report writes changed under
