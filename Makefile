@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-makerun bench-start soak clean
+.PHONY: all setup setup-test build install run test test-measure test-measure-go test-measure-integration test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-makerun bench-start soak clean
 
 all: build
 
@@ -34,7 +34,20 @@ run: setup install
 	@echo "HTML:              $(OUT)/investigation.html"
 	@echo "open it in Jupyter: jupyter notebook $(OUT)/investigation.ipynb$$( [ "$$(id -u)" = 0 ] && echo ' --allow-root') (kernel: Go (benchbook))"
 
+# make test: everything that does not need a quiet machine; the tests that
+# really measure (internal/measuretest's Gate, pytest's measure marker) skip.
 test: setup-test build check-generated test-go fuzz test-integration
+
+# make test-measure: only the tests that really measure (BENCHBOOK_MEASURE=1),
+# the Go ones one package at a time (they would measure each other), then
+# pytest -m measure. CI runs it after make test.
+test-measure: setup-test build test-measure-go test-measure-integration
+
+test-measure-go:
+	scripts/measure-tests.sh
+
+test-measure-integration: build
+	BENCHBOOK_MEASURE=1 BENCHBOOK_BIN=$(CURDIR)/$(BIN) /usr/bin/python3 -m pytest -q -p no:cacheprovider -m measure tests
 
 setup-test:
 	@scripts/setup.sh --browser
@@ -45,13 +58,15 @@ check-generated:
 	$(GO) generate ./stdlib/symbols
 	@git diff --exit-code -- stdlib/symbols || { echo "stdlib/symbols is stale: run go generate ./stdlib/symbols"; exit 1; }
 
+# Packages in parallel: what measures is gated (make test-measure runs it
+# one package at a time).
 test-go:
-	$(GO) test -count=1 -p 1 ./...
+	$(GO) test -count=1 ./...
 	cd third_party/zmq4 && $(GO) test -count=1 -run 'Patch|Fuzz' .
 
 # Every fuzz target for FUZZTIME each (scripts/fuzz.sh: one line a target,
-# and where a failing input was written).
-FUZZTIME ?= 5s
+# and where a failing input was written); FUZZTIME=60s make fuzz for longer.
+FUZZTIME ?= 2s
 fuzz:
 	FUZZTIME=$(FUZZTIME) scripts/fuzz.sh
 

@@ -18,6 +18,8 @@ import (
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // resultsEngine answers each %bench line with its synthetic result, as
@@ -179,6 +181,7 @@ func plantAddss(t *testing.T, path, to string) (string, string) {
 }
 
 func TestCompareCommand(t *testing.T) {
+	measuretest.Gate(t)
 	dir := t.TempDir()
 	a := runSmoke(t, dir, "node-a", false)
 	b := runSmoke(t, dir, "node-b", false)

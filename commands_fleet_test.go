@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/fleet"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 func TestParseFleetArgs(t *testing.T) {
@@ -67,6 +69,7 @@ func fakeSlurmPath(t *testing.T) string {
 // The whole command on stand-ins for Slurm whose tasks run this test
 // binary as benchbook: two notebooks, verified and compared N ways.
 func TestFleetCommand(t *testing.T) {
+	measuretest.Gate(t)
 	fakeSlurmPath(t)
 	t.Setenv("BENCHBOOK_TEST_AS_MAIN", "1")
 	out := t.TempDir()

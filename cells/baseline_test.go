@@ -9,6 +9,8 @@ import (
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // A body of dependent float adds over a small array; slow multiplies the
@@ -51,6 +53,7 @@ func verdicts(r *bench.Result, series string) map[string]bench.BaselineVariant {
 // rounds taken in turn, and the same code against itself (baseline=OTHER)
 // "no difference".
 func TestBeforeAfterInOneRun(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
 	_, first := benchResult(t, s, "Cell[2]", "%bench k reps=40 runs=20")
@@ -157,6 +160,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 
 // A previous build whose binary is gone is reported and the run goes on.
 func TestBaselineGoneFromTheCache(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
 	benchResult(t, s, "Cell[2]", "%bench k")
@@ -193,6 +197,7 @@ func headlineOf(t *testing.T, rec *recorder) string {
 // bench_sink): the headline says DEAD, not a speed-up, though its time
 // fell a thousandfold.
 func TestBeforeAfterDeadHeadline(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
 	benchResult(t, s, "Cell[2]", "%bench k quick")
@@ -214,6 +219,7 @@ func TestBeforeAfterDeadHeadline(t *testing.T) {
 // line moves no line number) is not measured against itself, and the
 // headline says why.
 func TestSameBinaryNotRemeasured(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
 	benchResult(t, s, "Cell[2]", "%bench k quick")

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/stdlib/display"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // declare runs the cell that every fatal case starts from: a func and a
@@ -122,6 +124,7 @@ func TestGlueStateAndDisplayAcrossTheProcess(t *testing.T) {
 // A %bench result is bound in glue, its methods work there (the child
 // holds a copy), and the binding survives a crash of the glue process.
 func TestBenchResultInGlueAcrossACrash(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	_, _, e := execute(t, s, "Cell[1]", "%%c seed\n#define N (1 << 12)\nstatic float a[N];\nBENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = 1; }\n"+
 		"BENCH(discarded) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; }\nBENCH(sink) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }")

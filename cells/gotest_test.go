@@ -11,6 +11,8 @@ import (
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // sumsCell is an ordinary Go benchmark file as a %%gotest cell.
@@ -65,6 +67,7 @@ func buildEntry(t *testing.T, rec *recorder) report.BuildEntry {
 // benchmarks under the protocol like a %%go kernel's variants, and export=
 // writes them in the Go benchmark format under their own names.
 func TestGotestCell(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	if st, _ := s.IsComplete(sumsCell); st != "complete" {
 		t.Errorf("IsComplete: %s", st)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/stdlib/display"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // A BENCH_OPS kernel through the cells: %bench shows the latency plot
@@ -13,6 +15,7 @@ import (
 // names the worst operation. A misused BENCH_OP_BEGIN is an error naming
 // its cell line, and the session goes on.
 func TestBenchOpsCell(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	_, _, e := execute(t, s, "Cell[1]", "%%c ops\nstatic volatile unsigned long x;\n"+
 		"BENCH_OPS(tiny, 1000) { for (int i = 0; i < 1000; i++) { BENCH_OP_BEGIN; x++; BENCH_OP_END; } }\n"+

@@ -5,12 +5,15 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // layouts=2 builds the kernel twice with different code alignment, spreads
 // the fresh processes over both and says how much of the spread lies
 // between them.
 func TestLayoutsSpreadTheFreshProcesses(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	execute(t, s, "Cell[1]", chainKernel("k", 4))
 	rec, r := benchResult(t, s, "Cell[2]", "%bench k layouts=2 runs=12")

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/stdlib/display"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // tiny is a kernel quick to measure.
@@ -40,6 +42,7 @@ func text(t *testing.T, s *Session, label, code string) string {
 // result through a publisher that dropped everything: x := 7 vanished
 // without a word (issue 23, item 2).
 func TestRestartIsToldToTheBenchCell(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	if _, _, e := execute(t, s, "Cell[1]", tiny); e != nil {
 		t.Fatal(e)
@@ -83,6 +86,7 @@ func (c *cancelAt) Display(b display.Bundle, update bool) {
 // binding ran in the interrupted context, so it did not happen and the
 // variable kept the previous run (issue 23, item 13).
 func TestInterruptedBenchBindsThePartialResult(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	if _, _, e := execute(t, s, "Cell[1]", tiny); e != nil {
 		t.Fatal(e)
@@ -91,7 +95,7 @@ func TestInterruptedBenchBindsThePartialResult(t *testing.T) {
 		t.Fatal(e)
 	}
 	first := text(t, s, "Cell[3]", "tiny.RawFile")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(3*time.Minute))
 	defer cancel()
 	pub := &cancelAt{n: 3, cancel: cancel}
 	_, err := s.Execute(ctx, "Cell[4]", "%bench tiny runs=30", pub)
@@ -140,6 +144,7 @@ func TestAsRefusesAPackageName(t *testing.T) {
 // replay took bench.Get's answer, the latest result, silently (issue 23,
 // item 8).
 func TestVarBoundToBenchRunKeepsItsResult(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	if _, _, e := execute(t, s, "Cell[1]", tiny); e != nil {
 		t.Fatal(e)

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/stdlib/display"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // recorder is a Publisher that keeps everything a cell publishes.
@@ -65,7 +67,7 @@ func newSession(t *testing.T) *Session {
 
 func execute(t *testing.T, s *Session, label, code string) (*recorder, map[string]any, *Error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(3*time.Minute))
 	defer cancel()
 	rec := &recorder{}
 	res, err := s.Execute(ctx, label, code, rec)
@@ -102,6 +104,7 @@ func TestCrashingKernelLeavesTheSessionAlive(t *testing.T) {
 // %bench on the seed kernel: the result, five plots, the commentary, a
 // progress line updated in place, and the result bound in glue.
 func TestBenchCellOutputs(t *testing.T) {
+	measuretest.Gate(t)
 	s := newSession(t)
 	_, _, e := execute(t, s, "Cell[1]", "%%c seed\n#define N (1 << 16)\nstatic float a[N];\nBENCH_SETUP() { for (int i = 0; i < N; i++) a[i] = 1; }\n"+
 		"BENCH(discarded) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; }\nBENCH(sink) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; bench_sink(s); }")

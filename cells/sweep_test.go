@@ -9,6 +9,8 @@ import (
 
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // sweepKernel walks L cache lines in a random cyclic order: each load's
@@ -46,6 +48,7 @@ func sweepResults(rec *recorder) []*bench.Result {
 // smallest in time per element, a step named, the prediction judged, and
 // the plot and commentary after the points.
 func TestSweepSeedLoop(t *testing.T) {
+	measuretest.Gate(t)
 	if testing.Short() {
 		t.Skip("measures")
 	}
@@ -163,6 +166,7 @@ func TestSweepBadInput(t *testing.T) {
 // A Go kernel's const N line gets each point's value; its static array's
 // bytes come from the Go binary's sections.
 func TestSweepGo(t *testing.T) {
+	measuretest.Gate(t)
 	if testing.Short() {
 		t.Skip("measures")
 	}

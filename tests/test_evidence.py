@@ -15,6 +15,8 @@ from conftest import ROOT
 from nbtools import (benchbook, chromium_page, classic_notebook_server, http_json, load, nbconvert, node_round_trip,
                      outputs_with, write)
 
+pytestmark = pytest.mark.measure  # smoke.ipynb run for real: make test-measure
+
 NOTEBOOKS = ROOT / "tests" / "notebooks"
 RESULT = "application/vnd.benchbook.result+json"
 

@@ -9,6 +9,8 @@ import pytest
 from conftest import ROOT
 from nbtools import benchbook, load, outputs_with, write
 
+pytestmark = pytest.mark.measure  # runs %bench for real: make test-measure
+
 RESULT = "application/vnd.benchbook.result+json"
 
 

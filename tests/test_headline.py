@@ -5,8 +5,12 @@ behind its summary; a before/after whose loop got 25% longer says slower."""
 import json
 import time
 
+import pytest
+
 from conftest import ROOT
 from nbtools import benchbook, chromium_page, classic_notebook_server, load
+
+pytestmark = pytest.mark.measure  # runs %bench for real: make test-measure
 
 
 def kernel(passes):

@@ -11,6 +11,8 @@ import pytest
 from conftest import ROOT
 from nbtools import benchbook, load, nbconvert, output_kinds
 
+pytestmark = pytest.mark.measure  # runs %bench for real: make test-measure
+
 QUICK = {"BENCHBOOK_QUICK": "1"}
 
 

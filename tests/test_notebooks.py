@@ -45,6 +45,7 @@ def smoke(tmp_path_factory):
     return d
 
 
+@pytest.mark.measure  # the smoke notebook run for real
 def test_run_and_nbconvert_give_the_same_kinds(smoke, tmp_path):
     ours = load(smoke / "run.ipynb")
     theirs = nbconvert(NOTEBOOKS / "smoke.ipynb", tmp_path / "nbconvert.ipynb")
@@ -54,6 +55,7 @@ def test_run_and_nbconvert_give_the_same_kinds(smoke, tmp_path):
     assert "image/png" in kinds[1] and "image/svg+xml" not in kinds[1]  # PNG only: nbconvert blanks SVG
 
 
+@pytest.mark.measure  # the smoke notebook run for real
 def test_executed_notebook_validates(smoke):
     nb = nbformat.read(str(smoke / "run.ipynb"), as_version=4)
     nbformat.validate(nb)
@@ -61,6 +63,7 @@ def test_executed_notebook_validates(smoke):
     assert nb.nbformat == 4 and nb.nbformat_minor >= 5
 
 
+@pytest.mark.measure  # the smoke notebook run for real
 def test_verify_passes_and_catches_a_changed_sample(smoke, tmp_path):
     ok = benchbook("verify", str(smoke / "run.ipynb"))
     assert ok.returncode == 0 and ": ok" in ok.stdout, ok.stdout
@@ -77,6 +80,7 @@ def test_verify_passes_and_catches_a_changed_sample(smoke, tmp_path):
     assert "MISMATCH" in res.stdout and "interleaved" in res.stdout, res.stdout
 
 
+@pytest.mark.measure  # the smoke notebook run for real
 def test_html_shows_the_plots_in_chromium(smoke, tmp_path):
     chromium = shutil.which("chromium")
     if not chromium:

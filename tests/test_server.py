@@ -102,6 +102,7 @@ def test_kernelspec_is_listed(server):
     assert spec["display_name"] == "Go (benchbook)" and spec["language"] == "go"
 
 
+@pytest.mark.measure  # %bench for real over the WebSocket
 def test_glue_c_and_bench_over_the_websocket(kernel):
     rest, connect, kid = kernel
     sock = connect()

@@ -5,6 +5,8 @@ import pytest
 
 from nbtools import benchbook, load, nbconvert, outputs_with, write
 
+pytestmark = pytest.mark.measure  # runs %bench for real: make test-measure
+
 RESULT = "application/vnd.benchbook.result+json"
 
 KERNEL = """%%c swept

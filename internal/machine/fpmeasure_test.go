@@ -3,12 +3,15 @@ package machine
 import (
 	"runtime"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // A fingerprint measured here: every entry, with its trials and a noise
 // of at least its floor; latencies of at least a cycle; robust properties
 // only (the values are the machine's).
 func TestMeasureFingerprint(t *testing.T) {
+	measuretest.Gate(t)
 	f := MeasureFingerprint(FingerprintOptions{CPU: 0})
 	want := []string{"int_add", "addss", "addsd", "mulsd", "load", "chase_16K", "chase_256K", "chase_4M", "chase_64M", "stream_read", "clock_grid", "clock_read"}
 	if len(f.Entries) != len(want) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // busyOver returns each CPU's busy share over d.
@@ -52,6 +54,7 @@ func loneCPU(t *testing.T) (int, []int) {
 }
 
 func TestStartLoadLive(t *testing.T) {
+	measuretest.Gate(t)
 	target, avoid := loneCPU(t)
 	const window = 300 * time.Millisecond
 	// The machine is shared: other work may keep the CPU busy, and then a
@@ -101,12 +104,12 @@ func loadedBusy(t *testing.T, target int, avoid []int, window time.Duration) flo
 }
 
 // waitThreadStopped fails the test unless the load thread tid of this
-// process stops within two seconds. A locked goroutine that exits ends its
+// process stops within two seconds (times measuretest.Factor). A locked goroutine that exits ends its
 // thread, except the process's main thread, which the Go runtime parks
 // instead: that one must stop gaining CPU time.
 func waitThreadStopped(t *testing.T, tid int) {
 	t.Helper()
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(measuretest.Scale(2 * time.Second)); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		st, ok := threadStat(t, tid)
 		if !ok {
 			return

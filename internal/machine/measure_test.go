@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // startOrphanSpinner starts a busy shell loop that is not a descendant of
@@ -29,6 +31,7 @@ func startOrphanSpinner(t *testing.T) int {
 }
 
 func TestMeasureLive(t *testing.T) {
+	measuretest.Gate(t)
 	spinner := startOrphanSpinner(t)
 	stop, err := Measure(1000) // every busy process, so that contention cannot push the loop out
 	if err != nil {

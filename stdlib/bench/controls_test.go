@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // pages= and pad= go through ParseOptions: good values set the option,
@@ -91,6 +93,7 @@ func verdictOf(r *Result, v string) *VariantVerdict {
 // and the commentary names set conflicts for it and the stride finding of
 // the unpadded build suggests the control.
 func TestPaddedColumnWalkIsFaster(t *testing.T) {
+	measuretest.Gate(t)
 	if testing.Short() {
 		t.Skip("a real measurement")
 	}
@@ -100,7 +103,7 @@ func TestPaddedColumnWalkIsFaster(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt.ResultsDir, opt.Baseline = t.TempDir(), plain
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(5*time.Minute))
 	defer cancel()
 	r, err := Run(ctx, padded, opt)
 	if err != nil {
@@ -121,6 +124,7 @@ func TestPaddedColumnWalkIsFaster(t *testing.T) {
 // pages=huge gets huge pages on its huge side and none on the 4 KiB side
 // (THP madvise here), and names the TLB only when the verdict is faster.
 func TestPagesHugeIsObtainedAndJudged(t *testing.T) {
+	measuretest.Gate(t)
 	if testing.Short() {
 		t.Skip("a real measurement")
 	}
@@ -183,6 +187,7 @@ func TestLoadKindOption(t *testing.T) {
 // bound), and a run under it says so in its commentary; an alu one says it
 // spins on adds.
 func TestMemoryLoadRuns(t *testing.T) {
+	measuretest.Gate(t)
 	if testing.Short() {
 		t.Skip("a real measurement")
 	}

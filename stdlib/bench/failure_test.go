@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 func buildC(t *testing.T, name, code string) *harness.Kernel {
@@ -58,6 +60,7 @@ func TestCrashAndExitAreReported(t *testing.T) {
 // A pass shorter than 100 clock reads is timed in batches, and the result
 // says what a batch hides.
 func TestShortPassesAreBatched(t *testing.T) {
+	measuretest.Gate(t)
 	k := buildC(t, "tiny", "static unsigned x = 1;\nBENCH(step) { x = x * 1103515245u + 12345u; bench_sink(x); }\n")
 	r, err := runQuick(t, context.Background(), k, "fresh=step")
 	if err != nil {
@@ -89,6 +92,7 @@ func TestShortPassesAreBatched(t *testing.T) {
 // and the result keeps what the calibration would have chosen; batch=K
 // fixes K. The two are measured side by side on the same binary.
 func TestBatchKeyFixesPassesPerSample(t *testing.T) {
+	measuretest.Gate(t)
 	k := buildC(t, "tiny", "static unsigned x = 1;\nBENCH(step) { x = x * 1103515245u + 12345u; bench_sink(x); }\n")
 	alone, err := runQuick(t, context.Background(), k, "fresh=step", "batch=1")
 	if err != nil {

@@ -3,6 +3,8 @@ package bench
 import (
 	"strings"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 func TestFingerprintOption(t *testing.T) {
@@ -30,6 +32,7 @@ func TestFingerprintOption(t *testing.T) {
 // A real run records the fingerprint, and fingerprint=off records the
 // boot conditions only, saying why.
 func TestRunRecordsFingerprint(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "c")
 	r := quickRun(t, k, "fingerprint=off", "variants=sink", "runs=10")
 	f := r.Conditions.Fingerprint

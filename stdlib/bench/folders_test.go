@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // Runs started at the same moment get folders of their own, private to
@@ -47,6 +49,7 @@ func TestRawDirsDoNotCollide(t *testing.T) {
 // Two whole runs started at once each get their samples, in two folders;
 // the folder is named before anything runs, and what holds samples is 0600.
 func TestTwoRunsAtOnce(t *testing.T) {
+	measuretest.Gate(t)
 	k := buildC(t, "twice", "static unsigned x = 1;\nBENCH(step) { for (int i = 0; i < 1000; i++) x = x * 1103515245u + 12345u; bench_sink(x); }\n")
 	base := t.TempDir()
 	var wg sync.WaitGroup
@@ -63,7 +66,7 @@ func TestTwoRunsAtOnce(t *testing.T) {
 					first[i] = p.Phase
 				}
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(2*time.Minute))
 			defer cancel()
 			r, err := Run(ctx, k, opt)
 			if err != nil {

@@ -3,6 +3,8 @@ package bench
 import (
 	"math"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // A run gives every series the clock of the processes its samples came
@@ -12,6 +14,7 @@ import (
 // with elements= the cycles per element; the estimates are clocks a CPU can have and the dependent fadd chain of
 // seed 000's sink costs between 1 and 20 cycles per element.
 func TestRunFreqPerSample(t *testing.T) {
+	measuretest.Gate(t)
 	for _, lang := range []string{"c", "go"} {
 		r := quickRun(t, seedKernel(t, lang), "elements=1048576")
 		for _, v := range r.Variants {

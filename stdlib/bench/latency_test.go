@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // syntheticTicks: a fast mode near 40 ticks, a slower one near 5000, a
@@ -207,6 +209,7 @@ func spikyKernel(t *testing.T, lang string) *harness.Kernel {
 // the p99.99 is a 20 us spin while the p99 is not, and the commentary
 // reports the worst operation.
 func TestLatencySpiky(t *testing.T) {
+	measuretest.Gate(t)
 	for _, lang := range []string{"c", "go"} {
 		t.Run(lang, func(t *testing.T) {
 			r := quickRun(t, spikyKernel(t, lang), "fresh=spiky")

@@ -5,11 +5,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // load=1 without pin= puts the benchmark and the load on different CPUs
 // and records both.
 func TestLoadNeverSharesTheBenchmarkCPU(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "c")
 	r := quickRun(t, k, "load=1", "fresh=sink")
 	p := r.Protocol
@@ -34,6 +37,7 @@ func TestLoadNeverSharesTheBenchmarkCPU(t *testing.T) {
 // setup's are recorded per process, and the commentary says which cold
 // pass it was.
 func TestColdAfterSetupIsNamed(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "c")
 	r := quickRun(t, k, "cold=after-setup", "fresh=sink")
 	c := r.Variant("sink").Series.Cold
@@ -61,6 +65,7 @@ func TestColdAfterSetupIsNamed(t *testing.T) {
 // Every fresh process is placed anew and its placement recorded; with
 // aslr=off the OS does not randomise it.
 func TestFreshProcessesRecordTheirLayout(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "c")
 	r := quickRun(t, k, "fresh=sink", "aslr=off")
 	l := r.Variant("sink").Series.Fresh.Layout

@@ -12,6 +12,8 @@ import (
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/stats"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // seedKernel is seed 000's kernel, built once per test binary per language.
@@ -22,7 +24,7 @@ func seedKernel(t *testing.T, lang string) *harness.Kernel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(2*time.Minute))
 	defer cancel()
 	k, err := harness.Build(ctx, harness.Spec{Name: "seed", Lang: lang, Code: string(code), Line: 2, Label: "Cell[1]",
 		CacheDir: filepath.Join(os.TempDir(), "benchbook-test-cache")})
@@ -39,7 +41,7 @@ func quickRun(t *testing.T, k *harness.Kernel, args ...string) *Result {
 		t.Fatal(err)
 	}
 	opt.ResultsDir = t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), measuretest.Scale(3*time.Minute))
 	defer cancel()
 	r, err := Run(ctx, k, opt)
 	if err != nil {
@@ -50,6 +52,7 @@ func quickRun(t *testing.T, k *harness.Kernel, args ...string) *Result {
 
 // The properties issue 4 asks of seed 000's kernel with quick.
 func TestSeedProtocolC(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "c")
 	r := quickRun(t, k, "elements=1048576")
 	disc, sink := r.Summary("discarded", "interleaved"), r.Summary("sink", "interleaved")
@@ -94,6 +97,7 @@ func TestSeedProtocolC(t *testing.T) {
 }
 
 func TestSeedProtocolGo(t *testing.T) {
+	measuretest.Gate(t)
 	k := seedKernel(t, "go")
 	r := quickRun(t, k, "fresh=sink")
 	if cs := r.Variant("checksum").Checksum; cs == nil || !cs.OK {

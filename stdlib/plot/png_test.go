@@ -38,7 +38,7 @@ func oldBundleBytes(t *testing.T, c *chart) int {
 // notebooks/published/investigation.ipynb (run on 2026-11-30): before,
 // 1,855 kB of PNG (base64) and 704 kB of SVG for its 26 plots, 2.56 MB of
 // its 2.97 MB; the 20 that plot.All draws took 2,074 kB re-rendered the old
-// way and take 795 kB now (38%; TestPublishedSizes with BENCHBOOK_MEASURE set
+// way and take 795 kB now (38%; TestPublishedSizes with BENCHBOOK_PUBLISHED_SIZES set
 // to that notebook). The five fixtures below: 506 kB before, 191 kB after.
 func TestBundleSize(t *testing.T) {
 	makers := []struct {
@@ -102,11 +102,11 @@ func TestPNGDensity(t *testing.T) {
 }
 
 // TestPublishedSizes measures the figures of a published notebook when
-// BENCHBOOK_MEASURE names one (the numbers quoted in TestBundleSize).
+// BENCHBOOK_PUBLISHED_SIZES names one (the numbers quoted in TestBundleSize).
 func TestPublishedSizes(t *testing.T) {
-	path := os.Getenv("BENCHBOOK_MEASURE")
+	path := os.Getenv("BENCHBOOK_PUBLISHED_SIZES")
 	if path == "" {
-		t.Skip("BENCHBOOK_MEASURE is not set")
+		t.Skip("BENCHBOOK_PUBLISHED_SIZES is not set")
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
