@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"golang.org/x/sys/unix"
 	"os"
 	"os/exec"
 	"slices"
@@ -11,6 +10,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // spikyKernel builds testdata/spiky.c or spiky_go.txt: BENCH_OPS variant
@@ -163,6 +166,7 @@ func haveSchedstat() bool {
 // its pass. (On a quiet CPU nothing can be asserted: a run delay of 0 is
 // likely, not certain.)
 func TestLatencyPreempted(t *testing.T) {
+	measuretest.Gate(t)
 	if !haveSchedstat() {
 		t.Skip("no /proc/thread-self/schedstat")
 	}
