@@ -63,7 +63,7 @@ type Options struct {
 	SettleMin time.Duration
 	Warmup    int
 	Variants  []string // measured variants; nil means all
-	Fresh     []string // variants with a fresh-process series; nil means all measured
+	Fresh     []string // variants with the in-process and fresh-process series; nil means all measured
 	Elements  int64    // work per pass, 0 when not given
 	Pin       int      // CPU, -1 when not pinned
 	Load      int      // busy threads on other CPUs during the run
@@ -171,7 +171,7 @@ var keyHelp = map[string]string{
 	"settle":   "how long each process repeats the pass before measuring, its warmup included: at most this (e.g. 100ms), stopping once a pass no longer gets faster after 10ms; LO..HI (e.g. 20ms..100ms) sets the floor, HI..HI makes it fixed (at most 10s and a quarter of timeout)",
 	"warmup":   "discarded passes per variant after settling",
 	"variants": "measured variants, comma separated",
-	"fresh":    "variants with a fresh-process series, comma separated",
+	"fresh":    "variants with the in-process and fresh-process series (Part 2), comma separated",
 	"elements": "work per pass, for ns per element and the plausibility check",
 	"pin":      "CPU number every process is pinned to",
 	"load":     "busy threads started on other CPUs during the run (at most the CPUs besides the kernel's): N or alu:N (a chain of dependent adds each), memory:N (each streams writes over twice the last-level cache)",
