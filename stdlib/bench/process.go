@@ -81,12 +81,13 @@ func (r *runner) newProc(bin, label string, a harness.Args) (*proc, *exec.Cmd) {
 	if r.opt.ColdAfterSetup && a.Cold != "" {
 		a.ColdAfterSetup = true
 	}
-	// The warmup counts toward the settle (settleCountsWarmup), for the
-	// kernel's own binary: the calibration timed its passes, not another's.
+	// The warmup counts toward the settle (settleCountsWarmup), alike for
+	// every binary of the run: the kernel, its alignment builds and, in a
+	// before/after, the previous build, whose processes take the options
+	// of the new build's (the calibration timed the new build's passes), so
+	// the two sides of a comparison settle alike.
 	floor := float64(r.opt.settleMin().Microseconds()) / 1000
-	if bin == r.k.Binary {
-		a, floor = r.settleCountsWarmup(a, floor)
-	}
+	a, floor = r.settleCountsWarmup(a, floor)
 	// The settle is adaptive (records.md): a process settles at least the
 	// floor, at most its -settle-ms, and stops once a pass no longer gets
 	// faster.

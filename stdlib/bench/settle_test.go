@@ -19,8 +19,9 @@ func argOf(args []string, name string) string {
 // The warmup counts toward the settle (settleArgs): a process settles only
 // for what its warmup round is not expected to last, and not at all when
 // the warmup alone lasts the bound; the floor of the adaptive settle
-// shrinks the same way. Without the calibration's pass times, or for
-// another binary (a baseline's), the settle is the option's.
+// shrinks the same way, for every binary of the run alike (the two sides
+// of a before/after settle alike). Without the calibration's pass times
+// the settle is the option's.
 func TestSettleCountsWarmup(t *testing.T) {
 	opt := DefaultOptions() // settle=100ms, floor 10ms, warmup 1
 	r := &runner{k: &harness.Kernel{Binary: "/k"}, opt: opt, data: newCollected(), dir: t.TempDir()}
@@ -41,7 +42,7 @@ func TestSettleCountsWarmup(t *testing.T) {
 		{"two slots whose round lasts the bound", "/k", args(two, []int64{1, 1}, 1), "0", "0"},
 		{"no warmup", "/k", args(one, []int64{1}, 0), "100", "10"},
 		{"a slot the calibration did not time", "/k", args([]string{"long", "other"}, []int64{1, 1}, 1), "100", "10"},
-		{"another binary", "/base", args(two, []int64{1, 1}, 1), "100", "10"},
+		{"the previous build of a before/after: the same settle as the new one", "/base", args(two, []int64{1, 1}, 1), "0", "0"},
 		{"no -batch (the first execution)", "/k", harness.Args{Slots: one, SettleMS: 100, Warmup: 1}, "100", "10"},
 	}
 	for _, c := range cases {
