@@ -10,7 +10,7 @@ NOTEBOOK := notebooks/investigation.ipynb
 PUBLISHED := notebooks/published/investigation.ipynb
 OUT := out
 
-.PHONY: all setup setup-test build install run test test-measure test-measure-go test-measure-integration test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-makerun bench-start soak clean
+.PHONY: all setup setup-test build install run test test-measure test-measure-go test-measure-integration test-fresh test-fleet test-go fuzz mutate test-integration check-generated bench bench-targets bench-makerun bench-testload bench-start soak clean
 
 all: build
 
@@ -108,6 +108,11 @@ bench-targets: build
 # side in one run (ROUNDS pairs; run it on a quiet machine).
 bench-makerun:
 	bench/makerun.sh
+
+# make test three times while two busy loops run, beside a quiet run
+# (issue 21's target; about 25 minutes).
+bench-testload:
+	bench/testload.sh
 
 # Start to kernel_info and an empty cell's round trip, against ipykernel in
 # the same run (Debian's python3-ipykernel), as ratios.
