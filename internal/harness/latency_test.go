@@ -161,10 +161,13 @@ func haveSchedstat() bool {
 
 // Both drivers measure a preemption: with a busy loop pinned to CPU 0
 // beside a kernel pinned there too, the scheduler shares the CPU between
-// them, the longest operation is one the spinner's turn interrupted, and
-// the latency record says that the thread waited (run delay > 0) during
-// its pass. (On a quiet CPU nothing can be asserted: a run delay of 0 is
-// likely, not certain.)
+// them, and once a turn of the spinner falls inside an operation, that
+// operation is the longest and the latency record says that the thread
+// waited (run delay > 0) during its pass. A turn can also fall between
+// passes, so a run whose worst pass did not wait is tried again, up to
+// three runs of 300 rounds (CI saw one run of 60 rounds whose worst, 56
+// us, was one of the kernel's own spins). On a quiet CPU nothing can be
+// asserted: a run delay of 0 is likely, not certain.
 func TestLatencyPreempted(t *testing.T) {
 	measuretest.Gate(t)
 	if !haveSchedstat() {
@@ -182,22 +185,22 @@ func TestLatencyPreempted(t *testing.T) {
 			}
 			defer func() { _ = spin.Process.Kill(); _ = spin.Wait() }()
 			time.Sleep(20 * time.Millisecond)
-			recs := runKernel(t, k, "-slots", "spiky", "-pin", "0", "-settle-ms", "20", "-warmup", "1", "-rounds", "60")
-			for _, r := range recs {
-				if r.Kind != "latency" {
-					continue
-				}
-				delay, _ := r.Int("max_run_delay_ns")
-				nivcsw, _ := r.Int("max_nivcsw")
+			for try := 1; try <= 3; try++ {
+				recs := runKernel(t, k, "-slots", "spiky", "-pin", "0", "-settle-ms", "20", "-warmup", "1", "-rounds", "300")
+				r := recordOf(t, recs, "latency", "")
+				delay, e1 := r.Int("max_run_delay_ns")
+				nivcsw, e2 := r.Int("max_nivcsw")
 				maxTicks, _ := r.Float("max_ticks")
 				rate, _ := r.Float("ticks_per_us")
-				t.Logf("worst %.0f us; its pass waited %d ns, %d involuntary switches", maxTicks/rate, delay, nivcsw)
-				if delay <= 0 {
-					t.Errorf("a spinner shared the CPU, and the worst operation's pass records a run delay of %d ns", delay)
+				if e1 != nil || e2 != nil {
+					t.Fatalf("latency record without the waits: %v %v", e1, e2)
 				}
-				return
+				t.Logf("run %d: worst %.0f us; its pass waited %d ns, %d involuntary switches", try, maxTicks/rate, delay, nivcsw)
+				if delay > 0 {
+					return
+				}
 			}
-			t.Fatal("no latency record")
+			t.Errorf("a spinner shared the CPU for three runs, and in none did the worst operation's pass record a run delay")
 		})
 	}
 }
