@@ -1063,23 +1063,25 @@ func latencyOverhead(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-// standsAlone: the worst is more than ten times the p99.99.
-func standsAlone(l *bench.Latency, s bench.Sentence) error {
-	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
-		return fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+// aloneLatency is the latency of the sentence's variant, whose worst
+// operation the sentence says stands alone: more than ten times the p99.99.
+func aloneLatency(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
+	l, err := latencyOf(r, s)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if !(l.P9999NS > 0 && l.MaxNS > aloneRatio*l.P9999NS) {
+		return nil, fail("%s: says the worst stands alone, max %g against p99.99 %g", s.Variant, l.MaxNS, l.P9999NS)
+	}
+	return l, nil
 }
 
 // latencyAlone: the worst is more than ten times the p99.99, and its cause
 // is said from the interruption floor (the empty operations' worst): an
 // interruption only within it, "does not measure what it was" only above.
 func latencyAlone(r *bench.Result, s bench.Sentence) error {
-	l, err := latencyOf(r, s)
+	l, err := aloneLatency(r, s)
 	if err != nil {
-		return err
-	}
-	if err := standsAlone(l, s); err != nil {
 		return err
 	}
 	if preemptedWorst(l) {
@@ -1156,11 +1158,8 @@ func waitsSaid(l *bench.Latency, variant, delay, switches string) error {
 // that holds it recorded a preemption of at least half of it, the sentence
 // gives that wait and those switches, and names no other cause.
 func latencyPreempted(r *bench.Result, s bench.Sentence) error {
-	l, err := latencyOf(r, s)
+	l, err := aloneLatency(r, s)
 	if err != nil {
-		return err
-	}
-	if err := standsAlone(l, s); err != nil {
 		return err
 	}
 	if !preemptedWorst(l) {

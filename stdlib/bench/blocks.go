@@ -52,12 +52,11 @@ func (r *runner) interleavedBlocks(ctx context.Context, slots []string) error {
 		if j == 0 { // the clock and its gaps are measured once, in the first block
 			a.Clock, a.GapsMS = true, GapWindowMS
 		}
-		rounds := a.Rounds
 		r.progress(Progress{Phase: "part 1: variants interleaved round robin", Process: j + 1, Of: blocks})
 		var p *proc
 		p, err = r.exec(ctx, fmt.Sprintf("interleaved-%d", j+1), a)
 		ps = append(ps, p)
-		for range rounds {
+		for range a.Rounds {
 			r.data.roundBlock = append(r.data.roundBlock, j)
 		}
 	}

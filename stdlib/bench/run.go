@@ -62,7 +62,7 @@ type collected struct {
 	autoBatch map[string]int64
 	// passNS is one pass of each variant as the calibration timed it (the
 	// median of its last candidate over its k): what a warmup round is
-	// expected to cost (settleArgs).
+	// expected to cost (settleCountsWarmup).
 	passNS  map[string]float64
 	inproc  map[string]*inProc
 	fresh   map[string]*freshRuns

@@ -16,7 +16,7 @@ func argOf(args []string, name string) string {
 	return ""
 }
 
-// The warmup counts toward the settle (settleArgs): a process settles only
+// The warmup counts toward the settle (settleCountsWarmup): a process settles only
 // for what its warmup round is not expected to last, and not at all when
 // the warmup alone lasts the bound; the floor of the adaptive settle
 // shrinks the same way, for every binary of the run alike (the two sides
