@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchbook/benchbook/internal/asm"
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -154,7 +154,7 @@ func (r *runner) assembleBaseline() {
 			add("fresh", fr.samples)
 			add("cold", fr.cold)
 		}
-		if c := b.sums[name].judged(); c != nil && !c.OK {
+		if c := b.sums[name].Judged(); c != nil && !c.OK {
 			wrong = append(wrong, name)
 		}
 	}
@@ -174,13 +174,6 @@ func (r *runner) assembleBaseline() {
 func kernelOf(k *harness.Kernel) Kernel {
 	return Kernel{Name: k.Name, Lang: k.Lang, Compiler: k.Compiler, Flags: append([]string{}, k.Flags...),
 		SourceSHA256: k.SourceSHA256, BinarySHA256: k.BinarySHA256}
-}
-
-// AsmSame says whether two listings of a timed function are the same code:
-// equal once addresses are normalised away (immediates, displacements and
-// registers are kept).
-func AsmSame(a, b string) bool {
-	return slices.Equal(asm.Normalize(a), asm.Normalize(b))
 }
 
 // JudgeBaseline computes, for every entry of bl, new over previous from the
@@ -206,8 +199,8 @@ func JudgeBaseline(r *Result, bl *Baseline) {
 	var judged []int
 	for i := range bl.Variants {
 		e := &bl.Variants[i]
-		now := r.samplesOf(e.Name, e.Series)
-		e.Ratio = finite(safeRatio(now, e.SamplesNS))
+		now := r.SamplesOf(e.Name, e.Series)
+		e.Ratio = result.Finite(safeRatio(now, e.SamplesNS))
 		var x []float64
 		var err error
 		if e.Series == "interleaved" {
@@ -232,7 +225,7 @@ func JudgeBaseline(r *Result, bl *Baseline) {
 		v := vs[k]
 		p := v.P
 		e.PValue, e.PAdjusted = &p, padj[k]
-		e.CILow, e.CIHigh = finite(math.Exp(v.Low)), finite(math.Exp(v.High))
+		e.CILow, e.CIHigh = result.Finite(math.Exp(v.Low)), result.Finite(math.Exp(v.High))
 		e.Shift, e.NEff = math.Exp(v.Estimate), float64(v.N)
 		e.Verdict = seqVerdict(v, resolve)
 	}
@@ -241,8 +234,8 @@ func JudgeBaseline(r *Result, bl *Baseline) {
 		if _, ok := bl.Asm[name]; !ok {
 			continue
 		}
-		e := HeadlineSeries{Name: name, Previous: bl.Previous[name], Now: r.samplesOf(name, "interleaved"),
-			NowFresh: r.samplesOf(name, "fresh")}
+		e := HeadlineSeries{Name: name, Previous: bl.Previous[name], Now: r.SamplesOf(name, "interleaved"),
+			NowFresh: r.SamplesOf(name, "fresh")}
 		if v := r.Variant(name); v != nil {
 			e.New = liveOf(v)
 		}
@@ -274,16 +267,6 @@ func liveOf(v *Variant) string {
 	return ""
 }
 
-// samplesOf is the samples of a variant's series, nil when it has none.
-func (r *Result) samplesOf(variant, series string) []float64 {
-	if v := r.Variant(variant); v != nil {
-		if s := v.Get(series); s != nil {
-			return s.SamplesNS
-		}
-	}
-	return nil
-}
-
 // safeRatio is the ratio of the medians, 0 when it cannot be taken.
 func safeRatio(a, b []float64) float64 {
 	if len(a) == 0 || len(b) == 0 {
@@ -294,34 +277,4 @@ func safeRatio(a, b []float64) float64 {
 		return 0
 	}
 	return stats.Median(a) / mb
-}
-
-// BaselineResult is the baseline as a result of its own, for plots that
-// draw before against after: the previous build's kernel and, per variant,
-// its samples of this run in each series.
-func (r *Result) BaselineResult() *Result {
-	bl := r.Baseline
-	if bl == nil {
-		return nil
-	}
-	out := &Result{Schema: SchemaID, Kernel: bl.Kernel, Protocol: r.Protocol, Conditions: r.Conditions}
-	for _, e := range bl.Variants {
-		v := out.Variant(e.Name)
-		if v == nil {
-			out.Variants = append(out.Variants, Variant{Name: e.Name, Asm: bl.Asm[e.Name], Batch: 1})
-			v = &out.Variants[len(out.Variants)-1]
-		}
-		s := NewSamples(e.SamplesNS)
-		switch e.Series {
-		case "interleaved":
-			v.Series.Interleaved = s
-		case "fresh":
-			v.Series.Fresh = s
-		case "cold":
-			if s != nil {
-				v.Series.Cold = &Cold{Samples: *s}
-			}
-		}
-	}
-	return out
 }

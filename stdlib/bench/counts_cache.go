@@ -134,7 +134,7 @@ func cacheDiff(a, b map[string]int64, passes int, cache []string) cacheCounts {
 }
 
 // setCache puts the simulated misses and the geometry into c.
-func (c *Counts) setCache(cc cacheCounts) {
+func setCache(c *Counts, cc cacheCounts) {
 	if len(cc.cache) == 0 { // no cache simulation in this output
 		return
 	}

@@ -81,11 +81,6 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// Bounded says whether [lo, hi] is an interval the samples bounded: a
-// verdict whose samples cannot bound it (too few, a sample of zero) keeps
-// [0, +Inf], which a result stores as [0, 0].
-func Bounded(lo, hi float64) bool { return lo > 0 && hi >= lo }
-
 // FormatInterval is an interval of ratios, "[lo, hi]", or "none" when the
 // samples did not bound it (Bounded).
 func FormatInterval(lo, hi float64) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -316,7 +317,7 @@ func resolveOf(r *Result) float64 {
 	if r.Protocol.Resolve > 0 {
 		return r.Protocol.Resolve
 	}
-	return DefaultOptions().Resolve
+	return result.DefaultResolve
 }
 
 // comparisonOf is a over b from the result's comparisons, turned the right

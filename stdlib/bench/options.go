@@ -18,38 +18,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
-)
-
-// Minimums of the protocol: seed 000's run.sh refuses fewer.
-const (
-	MinReps = 10
-	MinRuns = 10
-	// MaxReps bounds reps, runs and warmup: every sample is kept in memory
-	// and in the result, and a run of more would last for days. Every
-	// statistic over the samples is O(n log n) in time and O(n) in memory
-	// (the pair statistics select their order statistics, stats/select.go,
-	// instead of storing n^2 values: at n = 100000 a paired verdict takes
-	// 21 MB and 0.4 s, an unpaired one 26 MB and 1.1 s, where the stored
-	// Walsh averages alone were 40 GB), so memory does not bound n below
-	// this (bench/scaling_test.go prints the ratios of n = 6000 to 600).
-	MaxReps = 100000
-	// MaxSettle bounds settle: every process settles this long.
-	MaxSettle = 10 * time.Second
-	// SettleShare is how much of the per-process timeout settle may take
-	// at most: the process still has to warm up and measure.
-	SettleShare = 4
-	// MaxBatch bounds batch=K: a sample of K passes must end within the
-	// process's timeout even for a pass of a microsecond.
-	MaxBatch = 1 << 24
-	// DefaultSettleMin is the floor of an adaptive settle when settle=
-	// gives only its bound: a process settles at least this long (or the
-	// bound, if shorter), then until a pass no longer gets faster.
-	DefaultSettleMin = 10 * time.Millisecond
-	// MaxPairs bounds the blocks of a before/after (pairs=, and what a
-	// budget may reach).
-	MaxPairs = 2000
-	// MaxBudget bounds budget=.
-	MaxBudget = 24 * time.Hour
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
@@ -162,7 +131,7 @@ func (p Progress) String() string {
 // DefaultOptions are the protocol's defaults.
 func DefaultOptions() Options {
 	return Options{Reps: 30, Runs: 30, Settle: 100 * time.Millisecond, SettleMin: -1, Warmup: 1, Pin: -1, Timeout: 5 * time.Minute,
-		Pairs: 10, Budget: 15 * time.Second, Resolve: 0.02}
+		Pairs: 10, Budget: 15 * time.Second, Resolve: result.DefaultResolve}
 }
 
 var keyHelp = map[string]string{

@@ -1,6 +1,8 @@
 package bench
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // setSweep reads the sweep= and bytes= keys.
 func (o *Options) setSweep(key, val string) error {

@@ -529,7 +529,7 @@ func (r *runner) collectClockAndSums(p *proc, slots []string) {
 			r.data.clock = clockOf(rec)
 		case "gaps": // both drivers write it after the clock record
 			if r.data.clock != nil {
-				r.data.clock.addGaps(rec)
+				addGaps(r.data.clock, rec)
 			}
 		case "checksum":
 			if slot, err := rec.Int("slot"); err == nil && int(slot) < len(slots) {
@@ -756,7 +756,7 @@ func ClockResolution(spaced string, minStep float64) float64 {
 	return minStep
 }
 
-func (c *Clock) addGaps(rec harness.Record) {
+func addGaps(c *Clock, rec harness.Record) {
 	c.GapWindowNS, _ = rec.Float("window_ns")
 	c.GapThresholdNS, _ = rec.Float("threshold_ns")
 	c.GapCount, _ = rec.Int("count")

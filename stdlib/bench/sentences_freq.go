@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -22,77 +23,6 @@ const (
 	// process's clock and its pass time is called more than chance.
 	FreqAlpha = 0.05
 )
-
-// clockProc is one process of the run with its clock estimates (NaN when
-// missing), in the order the processes ran.
-type clockProc struct {
-	label         string
-	before, after float64
-	spreads       []float64 // each estimate's own repeatability, percent
-}
-
-func (p clockProc) mhz() float64 {
-	switch {
-	case !math.IsNaN(p.before) && !math.IsNaN(p.after):
-		return (p.before + p.after) / 2
-	case !math.IsNaN(p.before):
-		return p.before
-	}
-	return p.after
-}
-
-func newClockProc(label string, fp FreqProcess) clockProc {
-	p := clockProc{label: label, before: math.NaN(), after: math.NaN()}
-	if fp.Before != nil {
-		p.before = fp.Before.MHz
-		p.spreads = append(p.spreads, fp.Before.SpreadPct())
-	}
-	if fp.After != nil {
-		p.after = fp.After.MHz
-		p.spreads = append(p.spreads, fp.After.SpreadPct())
-	}
-	return p
-}
-
-// clockTimeline lists the run's processes in the order the protocol runs
-// them: the interleaved process (or one per pair; every variant's
-// interleaved series holds the same ones), the in-process series variant
-// by variant, then the fresh processes run by run, variant by variant
-// within a run. The cold series shares the fresh processes.
-func clockTimeline(r *Result) []clockProc {
-	var out []clockProc
-	for i := range r.Variants {
-		if s := r.Variants[i].Series.Interleaved; s != nil && len(s.FreqProcesses) > 0 {
-			for j, fp := range s.FreqProcesses {
-				label := "the interleaved process"
-				if len(s.FreqProcesses) > 1 {
-					label = fmt.Sprintf("interleaved process %d of %d", j+1, len(s.FreqProcesses))
-				}
-				out = append(out, newClockProc(label, fp))
-			}
-			break
-		}
-	}
-	runs := 0
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if s := v.Series.InProcess; s != nil && len(s.FreqProcesses) > 0 {
-			out = append(out, newClockProc(v.Name+"'s in-process series", s.FreqProcesses[0]))
-		}
-		if s := v.Series.Fresh; s != nil {
-			runs = max(runs, len(s.FreqProcesses))
-		}
-	}
-	for run := range runs {
-		for i := range r.Variants {
-			v := &r.Variants[i]
-			if s := v.Series.Fresh; s != nil && run < len(s.FreqProcesses) {
-				out = append(out, newClockProc(fmt.Sprintf("fresh process %d of %s", run+1, v.Name), s.FreqProcesses[run]))
-			}
-		}
-	}
-	return out
-}
 
 // clockMove is what the rule found of the clock during a run.
 type clockMove struct {
@@ -113,22 +43,22 @@ type clockMove struct {
 func (m clockMove) Moved() bool { return m.Across || m.Within }
 
 // judgeClock applies the rule to the timeline; ok is false without estimates.
-func judgeClock(tl []clockProc) (m clockMove, ok bool) {
+func judgeClock(tl []result.ClockProc) (m clockMove, ok bool) {
 	var ests, reps []float64
 	m.WithinAt, m.ChangeAt = -1, -1
 	for i, p := range tl {
-		for _, e := range []float64{p.before, p.after} {
+		for _, e := range []float64{p.Before, p.After} {
 			if !math.IsNaN(e) {
 				ests = append(ests, e)
 			}
 		}
-		for _, s := range p.spreads {
+		for _, s := range p.Spreads {
 			if !math.IsNaN(s) {
 				reps = append(reps, s)
 			}
 		}
-		if !math.IsNaN(p.before) && !math.IsNaN(p.after) {
-			if w := math.Abs(p.after-p.before) / p.mhz() * 100; m.WithinAt < 0 || w > m.WithinPct {
+		if !math.IsNaN(p.Before) && !math.IsNaN(p.After) {
+			if w := math.Abs(p.After-p.Before) / p.MHz() * 100; m.WithinAt < 0 || w > m.WithinPct {
 				m.WithinPct, m.WithinAt = w, i
 			}
 		}
@@ -159,11 +89,11 @@ func judgeClock(tl []clockProc) (m clockMove, ok bool) {
 // changePoint is the split of the processes' clocks into a before and an
 // after that differ most, each difference weighted by sqrt(k(n-k)/n) (the
 // CUSUM statistic of one change in the mean), and the medians either side.
-func changePoint(tl []clockProc) (at int, from, to float64) {
+func changePoint(tl []result.ClockProc) (at int, from, to float64) {
 	var c []float64
 	var idx []int
 	for i, p := range tl {
-		if m := p.mhz(); !math.IsNaN(m) {
+		if m := p.MHz(); !math.IsNaN(m) {
 			c, idx = append(c, m), append(idx, i)
 		}
 	}
@@ -192,7 +122,7 @@ func changePoint(tl []clockProc) (at int, from, to float64) {
 // came from slower-clock processes, with its cycles per element at each
 // process's own clock.
 func clockSentences(f *facts) []Sentence {
-	tl := clockTimeline(f.r)
+	tl := result.ClockTimeline(f.r)
 	m, ok := judgeClock(tl)
 	if !ok {
 		return nil
@@ -223,7 +153,7 @@ func clockKind(m clockMove) string {
 }
 
 // clockText is the sentence on the clock of the run's processes.
-func clockText(m clockMove, tl []clockProc) string {
+func clockText(m clockMove, tl []result.ClockProc) string {
 	var b strings.Builder
 	if m.Moved() {
 		b.WriteString("the clock moved during the run: ")
@@ -239,12 +169,12 @@ func clockText(m clockMove, tl []clockProc) string {
 	fmt.Fprintf(&b, ", a spread of %s of the median", cvText(m.SpreadPct))
 	if m.WithinAt >= 0 {
 		p := tl[m.WithinAt]
-		fmt.Fprintf(&b, "; within one process the clock changed by at most %s between before and after (%s: %.0f to %.0f MHz)", cvText(m.WithinPct), p.label, p.before, p.after)
+		fmt.Fprintf(&b, "; within one process the clock changed by at most %s between before and after (%s: %.0f to %.0f MHz)", cvText(m.WithinPct), p.Label, p.Before, p.After)
 	}
 	fmt.Fprintf(&b, "; an estimate's own repeatability (its middle trial against its fastest, median over the estimates) is %s, so a spread above %s counts as a move (the larger of %s and %g times the repeatability)",
 		cvText(m.RepeatPct), cvText(m.LimitPct), cvText(FreqMoveLimitPct), FreqNoiseFactor)
 	if m.Across && m.ChangeAt >= 0 {
-		fmt.Fprintf(&b, "; the largest step in the order the processes ran is at %s (process %d of %d): about %.0f MHz before it, %.0f MHz from it on", tl[m.ChangeAt].label, m.ChangeAt+1, len(tl), m.FromMHz, m.ToMHz)
+		fmt.Fprintf(&b, "; the largest step in the order the processes ran is at %s (process %d of %d): about %.0f MHz before it, %.0f MHz from it on", tl[m.ChangeAt].Label, m.ChangeAt+1, len(tl), m.FromMHz, m.ToMHz)
 	}
 	if m.Within && !m.Across {
 		b.WriteString("; the move is inside a process, not between processes")

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // clockRun is a synthetic run of two variants, a and b: one interleaved
@@ -35,13 +37,13 @@ func clockRun(rng *rand.Rand, runs int, noise float64, clock func(i int, after b
 			ns[j] = pass(0)
 		}
 		v.Series.Interleaved = NewSamples(ns)
-		v.Series.Interleaved.setFreq([]FreqProcess{inter}, &elements)
+		setFreq(v.Series.Interleaved, []FreqProcess{inter}, &elements)
 		ip := 1 + vi
 		for j := range ns {
 			ns[j] = pass(ip)
 		}
 		v.Series.InProcess = NewSamples(append([]float64{}, ns...))
-		v.Series.InProcess.setFreq([]FreqProcess{proc(ip, 30)}, &elements)
+		setFreq(v.Series.InProcess, []FreqProcess{proc(ip, 30)}, &elements)
 		var fresh []float64
 		var ps []FreqProcess
 		for run := range runs {
@@ -50,7 +52,7 @@ func clockRun(rng *rand.Rand, runs int, noise float64, clock func(i int, after b
 			ps = append(ps, proc(i, 1))
 		}
 		v.Series.Fresh = NewSamples(fresh)
-		v.Series.Fresh.setFreq(ps, &elements)
+		setFreq(v.Series.Fresh, ps, &elements)
 		r.Variants = append(r.Variants, v)
 	}
 	return r
@@ -64,7 +66,7 @@ func TestClockSteadyIsNotMoved(t *testing.T) {
 	const trials = 500
 	for range trials {
 		r := clockRun(rng, 30, 0.005, func(int, bool) float64 { return 3000 })
-		m, ok := judgeClock(clockTimeline(r))
+		m, ok := judgeClock(result.ClockTimeline(r))
 		if !ok || m.Processes != 1+2+60 || m.Estimates != 2*63 {
 			t.Fatalf("judged %+v %v, want 63 processes and 126 estimates", m, ok)
 		}
@@ -101,7 +103,7 @@ func TestClockDropIsMovedAndPlaced(t *testing.T) {
 			}
 			return 3000
 		})
-		tl := clockTimeline(r)
+		tl := result.ClockTimeline(r)
 		m, _ := judgeClock(tl)
 		if !m.Across || m.ChangeAt != firstLow {
 			t.Fatalf("trial %d: judged %+v, want a move across processes at %d", trial, m, firstLow)
@@ -147,7 +149,7 @@ func TestClockDropInsideOneProcess(t *testing.T) {
 		}
 		return 3000
 	})
-	m, _ := judgeClock(clockTimeline(r))
+	m, _ := judgeClock(result.ClockTimeline(r))
 	if !m.Within || m.Across || m.WithinAt != 0 {
 		t.Fatalf("judged %+v, want a move within the interleaved process only", m)
 	}
@@ -162,7 +164,7 @@ func TestClockDropInsideOneProcess(t *testing.T) {
 func TestClockRuleFollowsRepeatability(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	r := clockRun(rng, 30, 0.002, func(i int, _ bool) float64 { return map[bool]float64{true: 2850, false: 3000}[i >= 33] })
-	m, _ := judgeClock(clockTimeline(r))
+	m, _ := judgeClock(result.ClockTimeline(r))
 	if !m.Across {
 		t.Fatalf("a 5%% step with 0.3%% repeatability: %+v", m)
 	}
@@ -173,7 +175,7 @@ func TestClockRuleFollowsRepeatability(t *testing.T) {
 			}
 		}
 	}
-	m, _ = judgeClock(clockTimeline(r))
+	m, _ = judgeClock(result.ClockTimeline(r))
 	if m.Moved() || math.Abs(m.RepeatPct-4) > 0.01 || math.Abs(m.LimitPct-8) > 0.01 {
 		t.Errorf("a 5%% step with 4%% repeatability: %+v", m)
 	}

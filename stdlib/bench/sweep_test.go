@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 func TestParseSweep(t *testing.T) {
@@ -33,7 +31,7 @@ func TestParseSweep(t *testing.T) {
 			t.Errorf("%s: values %v, %d points; want %v, %d points", c.in, v, len(Points(axes)), c.first, c.n)
 		}
 	}
-	pts := Points([]Axis{{"N", []int64{1, 2}}, {"M", []int64{7, 8}}})
+	pts := Points([]Axis{{Param: "N", Values: []int64{1, 2}}, {Param: "M", Values: []int64{7, 8}}})
 	if len(pts) != 4 || pts[1][0] != 1 || pts[1][1] != 8 || pts[2][0] != 2 {
 		t.Errorf("points of two axes: %v; want the first axis varying slowest", pts)
 	}
@@ -89,7 +87,7 @@ func TestBytesExpr(t *testing.T) {
 }
 
 func TestWorkingSetFit(t *testing.T) {
-	axis := []Axis{{"N", []int64{4096, 8192, 16384, 1 << 20, 64 << 20}}}
+	axis := []Axis{{Param: "N", Values: []int64{4096, 8192, 16384, 1 << 20, 64 << 20}}}
 	pts := Points(axis)
 	// A static int array of N elements beside 1000 bytes of other data,
 	// each section padded to 32 bytes: exactly 4 bytes per N.
@@ -119,7 +117,7 @@ func TestWorkingSetFit(t *testing.T) {
 		t.Errorf("bytes=4*N: %d, %q", *b[4], rule)
 	}
 	// Two axes: a static double [N][M].
-	two := Points([]Axis{{"N", []int64{1024, 4096, 16384}}, {"M", []int64{1, 8}}})
+	two := Points([]Axis{{Param: "N", Values: []int64{1024, 4096, 16384}}, {Param: "M", Values: []int64{1, 8}}})
 	var sec2 []int64
 	for _, p := range two {
 		sec2 = append(sec2, 512+8*p[0]*p[1])
@@ -275,30 +273,12 @@ func TestSweepSentencesAndPrediction(t *testing.T) {
 	}
 }
 
-func TestPredictVerdict(t *testing.T) {
-	for _, c := range []struct {
-		op     string
-		v      float64
-		lo, hi float64
-		want   string
-	}{{"~", 64, 104, 117, "outside"}, {"~", 110, 104, 117, "inside"}, {">", 100, 104, 117, "held"}, {">", 110, 104, 117, "undecided"},
-		{">", 120, 104, 117, "not held"}, {"<", 120, 104, 117, "held"}, {"<", 100, 104, 117, "not held"},
-		// An interval of [10.7, 280] holds 64 and says nothing (issue 20);
-		// a wide interval can still exclude a value, or hold a bound.
-		{"~", 64, 10.7, 280, "uninformative"}, {"~", 64, 483, 2696, "outside"}, {">", 5, 10.7, 280, "held"}, {"~", 64, 20, 80, "inside"}} {
-		if got := predictVerdict(c.op, c.v, c.lo, c.hi); got != c.want {
-			t.Errorf("%s%g with [%g, %g]: %s, want %s", c.op, c.v, c.lo, c.hi, got, c.want)
-		}
-	}
-	_ = stats.Median
-}
-
 // Two axes: one curve per value of the second, each with its own steps,
 // the points labelled with both parameters, and the prediction naming a
 // point by both values.
 func TestSweepTwoAxes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
-	axes := []Axis{{"N", []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}, {"M", []int64{1, 8}}}
+	axes := []Axis{{Param: "N", Values: []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}, {Param: "M", Values: []int64{1, 8}}}
 	var rs []*Result
 	for i, p := range Points(axes) {
 		b := 4 * p[0] * p[1]
@@ -347,7 +327,7 @@ func TestSweepTwoAxes(t *testing.T) {
 // left out, and the prediction says which variant it was judged on.
 func TestSweepEveryLiveVariant(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	axes := []Axis{{"N", []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}}
+	axes := []Axis{{Param: "N", Values: []int64{4 << 10, 64 << 10, 1 << 20, 16 << 20}}}
 	var rs []*Result
 	for i, p := range Points(axes) {
 		b := 4 * p[0]

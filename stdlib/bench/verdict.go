@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -42,7 +43,7 @@ func CheckMethod(p Protocol) error {
 
 // settle fills in the figures every verdict carries.
 func settle(v stats.Verdict, err error) (stats.Verdict, Stat) {
-	st := Stat{Shift: finite(v.Shift), Rho: finite(v.Rho), NEff: finite(v.NEff), Method: v.Method}
+	st := Stat{Shift: result.Finite(v.Shift), Rho: result.Finite(v.Rho), NEff: result.Finite(v.NEff), Method: v.Method}
 	if err != nil {
 		st.Undefined = undefinedReason(err)
 		v.Significant = false
@@ -50,7 +51,7 @@ func settle(v stats.Verdict, err error) (stats.Verdict, Stat) {
 			v.P = 1
 		}
 	}
-	v.Ratio, v.Low, v.High = finite(v.Ratio), finite(v.Low), finite(v.High)
+	v.Ratio, v.Low, v.High = result.Finite(v.Ratio), result.Finite(v.Low), result.Finite(v.High)
 	return v, st
 }
 
@@ -93,7 +94,7 @@ func Comparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
 // method gets an undefined control (CheckMethod).
 func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlock []int) AA {
 	if p.StatsMethod == Method {
-		aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: finite(safeRatio(orig, copySamples)),
+		aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: result.Finite(safeRatio(orig, copySamples)),
 			Stat: Stat{Method: stats.MethodSequential}}
 		x, err := BlockValues(orig, copySamples, roundBlock)
 		if err == nil {
@@ -106,18 +107,9 @@ func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlo
 		aa.PValue, aa.Undefined = 1, undefinedReason(err)
 		return aa
 	}
-	aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: finite(safeRatio(orig, copySamples))}
+	aa := AA{Variant: variant, SamplesNS: copySamples, Ratio: result.Finite(safeRatio(orig, copySamples))}
 	aa.PValue, aa.Undefined = 1, CheckMethod(p).Error()
 	return aa
-}
-
-// finite maps an infinite or undefined figure to 0, since JSON has no
-// infinity; a ratio of 0 is read as "undefined".
-func finite(x float64) float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return 0
-	}
-	return x
 }
 
 // signTest and signHolm are the tests of blocks a result's protocol calls
@@ -152,7 +144,7 @@ func blockComparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
 				a, b = b, a
 			}
 			x, y := a.Series.Interleaved.SamplesNS, b.Series.Interleaved.SamplesNS
-			c := Comparison{A: a.Name, B: b.Name, Series: "interleaved", Ratio: finite(safeRatio(x, y)), PValue: 1, Paired: true,
+			c := Comparison{A: a.Name, B: b.Name, Series: "interleaved", Ratio: result.Finite(safeRatio(x, y)), PValue: 1, Paired: true,
 				Stat: Stat{Method: stats.MethodSequential}}
 			if bv, err := BlockValues(x, y, roundBlock); err != nil {
 				c.Undefined = undefinedReason(err)
@@ -181,7 +173,7 @@ func blockComparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
 // median block value) and the blocks it rests on; "undefined" when too few
 // blocks were taken for any verdict.
 func fillSeq(low, high, p *float64, st *Stat, v stats.SeqVerdict) {
-	*low, *high = finite(math.Exp(v.Low)), finite(math.Exp(v.High))
+	*low, *high = result.Finite(math.Exp(v.Low)), result.Finite(math.Exp(v.High))
 	*p = v.P
 	st.Shift, st.NEff = math.Exp(v.Estimate), float64(v.N)
 	if v.Critical < 0 && !v.Rejected {

@@ -1,4 +1,4 @@
-package bench
+package result
 
 import (
 	"github.com/benchbook/benchbook/internal/machine"

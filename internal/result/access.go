@@ -1,6 +1,8 @@
-package bench
+package result
 
-import "github.com/benchbook/benchbook/stdlib/stats"
+import (
+	"github.com/benchbook/benchbook/stdlib/stats"
+)
 
 // Variant returns the variant named name, or nil.
 func (r *Result) Variant(name string) *Variant {
