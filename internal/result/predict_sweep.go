@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -89,7 +90,7 @@ func (p *SweepPrediction) JudgeSweep(rs []*Result, axes []Axis, variant string) 
 	ratio := v.Ratio
 	p.Observed, p.CILow, p.CIHigh = &ratio, &lo, &hi
 	p.Verdict = "undecided"
-	if Bounded(lo, hi) {
+	if numtext.Bounded(lo, hi) {
 		p.Verdict = predictVerdict(p.Op, p.Value, lo, hi)
 	}
 	return nil

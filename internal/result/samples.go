@@ -81,8 +81,3 @@ func Finite(x float64) float64 {
 	}
 	return x
 }
-
-// Bounded says whether [lo, hi] is an interval the samples bounded: a
-// verdict whose samples cannot bound it (too few, a sample of zero) keeps
-// [0, +Inf], which a result stores as [0, 0].
-func Bounded(lo, hi float64) bool { return lo > 0 && hi >= lo }

@@ -1,5 +1,11 @@
 package result
 
+import (
+	"strings"
+
+	"github.com/benchbook/benchbook/internal/numtext"
+)
+
 // Axis is one parameter of a sweep and the values it takes.
 type Axis struct {
 	Param  string  `json:"param"`
@@ -54,4 +60,39 @@ type CacheMark struct {
 	Bytes  int64  `json:"bytes"`
 	Shared string `json:"shared_cpu_list,omitempty"`
 	Source string `json:"source"` // where the size was read
+}
+
+// SortedKeys are the keys of m with first first, then the others in order.
+func SortedKeys(m map[string]int64, first string) []string {
+	keys := []string{first}
+	var rest []string
+	for k := range m {
+		if k != first {
+			rest = append(rest, k)
+		}
+	}
+	if len(rest) == 1 {
+		keys = append(keys, rest[0])
+	}
+	return keys
+}
+
+// SweepPointLabel names a point in messages: N=4K, or N=4K,M=8.
+func SweepPointLabel(p SweepPoint) string {
+	if len(p.Params) > 1 {
+		var parts []string
+		for _, k := range SortedKeys(p.Params, p.Param) {
+			parts = append(parts, k+"="+numtext.FormatSize(p.Params[k]))
+		}
+		return strings.Join(parts, ",")
+	}
+	return p.Param + "=" + numtext.FormatSize(p.Value)
+}
+
+// PointLabel names the sweep point of a result (N=4K), "" if none.
+func PointLabel(r *Result) string {
+	if r == nil || r.Sweep == nil {
+		return ""
+	}
+	return SweepPointLabel(*r.Sweep)
 }

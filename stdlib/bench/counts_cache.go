@@ -141,27 +141,3 @@ func setCache(c *Counts, cc cacheCounts) {
 	d1, ll := cc.d1, cc.ll
 	c.D1MissesPerPass, c.LLMissesPerPass, c.Cache = &d1, &ll, cc.cache
 }
-
-// cacheCountsText is the counts sentence's clause on the simulated misses.
-func cacheCountsText(c *Counts) string {
-	if c.D1MissesPerPass == nil || c.LLMissesPerPass == nil {
-		return ""
-	}
-	text := fmt.Sprintf("; in callgrind's simulated caches a pass misses the first-level data cache %s times and the last level %s times",
-		sig(*c.D1MissesPerPass), sig(*c.LLMissesPerPass))
-	if geo := cacheGeometry(c.Cache); geo != "" {
-		text += " (" + geo + ")"
-	}
-	return text
-}
-
-// cacheGeometry is the D1 and LL lines of the desc, shortened.
-func cacheGeometry(desc []string) string {
-	var parts []string
-	for _, d := range desc {
-		if strings.HasPrefix(d, "D1 ") || strings.HasPrefix(d, "LL ") {
-			parts = append(parts, strings.Replace(d, " cache:", ":", 1))
-		}
-	}
-	return strings.Join(parts, "; ")
-}

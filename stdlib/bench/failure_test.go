@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
-
 	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
@@ -194,7 +194,7 @@ func TestChecksumMismatchFails(t *testing.T) {
 		t.Fatalf("err = %v, want a checksum mismatch", err)
 	}
 	c := r.Variant("sum").Checksum
-	for _, want := range []string{g(c.Got), g(c.Want * float64(c.Passes))} {
+	for _, want := range []string{fmt.Sprintf("%.10g", c.Got), fmt.Sprintf("%.10g", c.Want*float64(c.Passes))} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("the error does not give %s: %v", want, err)
 		}

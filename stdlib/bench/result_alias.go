@@ -195,11 +195,10 @@ func SamplesDigest(ns []float64) string { return result.SamplesDigest(ns) }
 // ChecksumOK is result.ChecksumOK.
 func ChecksumOK(got, want float64, passes int) bool { return result.ChecksumOK(got, want, passes) }
 
-// Bounded is result.Bounded.
-func Bounded(lo, hi float64) bool { return result.Bounded(lo, hi) }
-
 // Verdict is result.Verdict.
-func Verdict(rejected bool, lo, hi, resolve float64) string { return result.Verdict(rejected, lo, hi, resolve) }
+func Verdict(rejected bool, lo, hi, resolve float64) string {
+	return result.Verdict(rejected, lo, hi, resolve)
+}
 
 // AsmSame is result.AsmSame.
 func AsmSame(a, b string) bool { return result.AsmSame(a, b) }
@@ -211,7 +210,9 @@ func ControlName(r *Result) (control, base string) { return result.ControlName(r
 func RatioName(r *Result) string { return result.RatioName(r) }
 
 // CyclesPerElement is result.CyclesPerElement.
-func CyclesPerElement(ns, mhz []float64, elements int64) (float64, bool) { return result.CyclesPerElement(ns, mhz, elements) }
+func CyclesPerElement(ns, mhz []float64, elements int64) (float64, bool) {
+	return result.CyclesPerElement(ns, mhz, elements)
+}
 
 // MinReps is result.MinReps.
 const MinReps = result.MinReps
@@ -239,3 +240,6 @@ const MaxPairs = result.MaxPairs
 
 // MaxBudget is result.MaxBudget.
 const MaxBudget = result.MaxBudget
+
+// PointLabel is result.PointLabel.
+func PointLabel(r *Result) string { return result.PointLabel(r) }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/numtext"
 )
 
 // ReadsPerPass is how many clock reads a pass must last to be timed alone;
@@ -425,7 +426,7 @@ func (r *runner) firstExecution(ctx context.Context) error {
 		}
 		if err != nil && ctx.Err() == nil {
 			r.res.BaselineDropped = fmt.Sprintf("the baseline (%s, binary %s) was left out of this run: %v",
-				r.base.k.Name, short(r.base.k.BinarySHA256), err)
+				r.base.k.Name, numtext.ShortHash(r.base.k.BinarySHA256), err)
 			r.base, r.res.Protocol.Pairs = nil, 0
 		}
 	}
@@ -459,8 +460,6 @@ func (r *runner) collectBatches(p *proc) error {
 	}
 	return nil
 }
-
-func short(h string) string { return h[:min(len(h), 12)] }
 
 // batches are the passes per sample of each slot, as calibrated (at least 1).
 func (r *runner) batches(slots []string) []int64 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/result"
 )
 
@@ -66,7 +67,7 @@ func TestClockSteadyIsNotMoved(t *testing.T) {
 	const trials = 500
 	for range trials {
 		r := clockRun(rng, 30, 0.005, func(int, bool) float64 { return 3000 })
-		m, ok := judgeClock(result.ClockTimeline(r))
+		m, ok := findings.JudgeClock(result.ClockTimeline(r))
 		if !ok || m.Processes != 1+2+60 || m.Estimates != 2*63 {
 			t.Fatalf("judged %+v %v, want 63 processes and 126 estimates", m, ok)
 		}
@@ -104,7 +105,7 @@ func TestClockDropIsMovedAndPlaced(t *testing.T) {
 			return 3000
 		})
 		tl := result.ClockTimeline(r)
-		m, _ := judgeClock(tl)
+		m, _ := findings.JudgeClock(tl)
 		if !m.Across || m.ChangeAt != firstLow {
 			t.Fatalf("trial %d: judged %+v, want a move across processes at %d", trial, m, firstLow)
 		}
@@ -149,7 +150,7 @@ func TestClockDropInsideOneProcess(t *testing.T) {
 		}
 		return 3000
 	})
-	m, _ := judgeClock(result.ClockTimeline(r))
+	m, _ := findings.JudgeClock(result.ClockTimeline(r))
 	if !m.Within || m.Across || m.WithinAt != 0 {
 		t.Fatalf("judged %+v, want a move within the interleaved process only", m)
 	}
@@ -164,7 +165,7 @@ func TestClockDropInsideOneProcess(t *testing.T) {
 func TestClockRuleFollowsRepeatability(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	r := clockRun(rng, 30, 0.002, func(i int, _ bool) float64 { return map[bool]float64{true: 2850, false: 3000}[i >= 33] })
-	m, _ := judgeClock(result.ClockTimeline(r))
+	m, _ := findings.JudgeClock(result.ClockTimeline(r))
 	if !m.Across {
 		t.Fatalf("a 5%% step with 0.3%% repeatability: %+v", m)
 	}
@@ -175,7 +176,7 @@ func TestClockRuleFollowsRepeatability(t *testing.T) {
 			}
 		}
 	}
-	m, _ = judgeClock(result.ClockTimeline(r))
+	m, _ = findings.JudgeClock(result.ClockTimeline(r))
 	if m.Moved() || math.Abs(m.RepeatPct-4) > 0.01 || math.Abs(m.LimitPct-8) > 0.01 {
 		t.Errorf("a 5%% step with 4%% repeatability: %+v", m)
 	}

@@ -13,60 +13,6 @@ import (
 // every point is a build and a full protocol run.
 const MaxSweepPoints = 64
 
-// sizeRE is a sweep value: digits and an optional K, M or G (1024s).
-var sizeRE = regexp.MustCompile(`^([0-9]+)([KMG]?)$`)
-
-// ParseSize reads 4096, 4K, 64M or 1G (K, M, G are multiples of 1024).
-func ParseSize(s string) (int64, error) {
-	m := sizeRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return 0, fmt.Errorf("%q is not a size: write digits with an optional K, M or G (multiples of 1024), e.g. 4K or 64M", s)
-	}
-	n, err := strconv.ParseInt(m[1], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	mult := map[string]int64{"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m[2]]
-	if n <= 0 {
-		return 0, fmt.Errorf("%q: sweep values are positive", s)
-	}
-	if n > math.MaxInt64/mult/1024 {
-		return 0, fmt.Errorf("%q is too large", s)
-	}
-	return n * mult, nil
-}
-
-// FormatSize writes n as ParseSize reads it, with the largest exact suffix:
-// 4096 is "4K", 1536 is "1536" (FormatBytes writes "1.5K").
-func FormatSize(n int64) string { return formatBinary(n, true) }
-
-// FormatBytes writes a byte count with a binary suffix, the quotient to three
-// significant digits: 48K, 1M, 1.5M (FormatSize writes 1536K for the last).
-func FormatBytes(b int64) string { return formatBinary(b, false) }
-
-// binarySuffixes are the multiples of 1024 that ParseSize reads, largest
-// first.
-var binarySuffixes = [...]struct {
-	s string
-	m int64
-}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}}
-
-// formatBinary writes n with the largest binary suffix it reaches: exact,
-// only a suffix that divides n, with the whole quotient (ParseSize reads it
-// back as n); otherwise the quotient to three significant digits. Without a
-// suffix it is the decimal integer.
-func formatBinary(n int64, exact bool) string {
-	for _, u := range binarySuffixes {
-		switch {
-		case exact && n >= u.m && n%u.m == 0:
-			return strconv.FormatInt(n/u.m, 10) + u.s
-		case !exact && float64(n) >= float64(u.m):
-			return sig(float64(n)/float64(u.m)) + u.s
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
-
 var paramRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // ParseSweep reads the sweep= key: one axis or two separated by ';'.

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"strconv"
-	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // SweepRun is one point of a sweep to measure: its build and its place.
@@ -69,7 +69,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 	for i, p := range pts {
 		o := opt
 		o.Elements = p.Point.Elements
-		label := pointLabel(p.Point)
+		label := result.SweepPointLabel(p.Point)
 		if progress != nil {
 			o.Progress = func(pr Progress) { pr.Phase = label + ": " + pr.Phase; progress(pr) }
 		}
@@ -92,7 +92,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 		order = append(order, perm)
 		for _, i := range perm {
 			if err := runners[i].do(ctx, step{name, run(runners[i])}); err != nil {
-				return fmt.Errorf("%s: %w", pointLabel(*runners[i].res.Sweep), err)
+				return fmt.Errorf("%s: %w", result.SweepPointLabel(*runners[i].res.Sweep), err)
 			}
 		}
 		return nil
@@ -158,7 +158,7 @@ func RunSweep(ctx context.Context, pts []SweepRun, opt Options) ([]*Result, erro
 	if runErr == nil {
 		for _, r := range runners {
 			if err := r.checksumError(); err != nil {
-				runErr = fmt.Errorf("%s: %w", pointLabel(*r.res.Sweep), err)
+				runErr = fmt.Errorf("%s: %w", result.SweepPointLabel(*r.res.Sweep), err)
 				break
 			}
 		}
@@ -180,47 +180,12 @@ func (r *runner) freshRound(ctx context.Context, run int) error {
 	return nil
 }
 
-// pointLabel names a point in messages: N=4K, or N=4K,M=8.
-func pointLabel(p SweepPoint) string {
-	if len(p.Params) > 1 {
-		var parts []string
-		for _, k := range sortedKeys(p.Params, p.Param) {
-			parts = append(parts, k+"="+FormatSize(p.Params[k]))
-		}
-		return strings.Join(parts, ",")
-	}
-	return p.Param + "=" + FormatSize(p.Value)
-}
-
-// PointLabel names the sweep point of a result (N=4K), "" if none.
-func PointLabel(r *Result) string {
-	if r == nil || r.Sweep == nil {
-		return ""
-	}
-	return pointLabel(*r.Sweep)
-}
-
-// sortedKeys are the keys of m with first first, then the others in order.
-func sortedKeys(m map[string]int64, first string) []string {
-	keys := []string{first}
-	var rest []string
-	for k := range m {
-		if k != first {
-			rest = append(rest, k)
-		}
-	}
-	if len(rest) == 1 {
-		keys = append(keys, rest[0])
-	}
-	return keys
-}
-
 // sweepAxes rebuilds the axes from the points, in point order.
 func sweepAxes(rs []*Result) []Axis {
 	first := rs[0].Sweep
 	names := []string{first.Param}
 	if len(first.Params) > 1 {
-		names = sortedKeys(first.Params, first.Param)
+		names = result.SortedKeys(first.Params, first.Param)
 	}
 	axes := make([]Axis, len(names))
 	for j, n := range names {

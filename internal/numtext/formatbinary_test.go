@@ -1,4 +1,4 @@
-package bench
+package numtext
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func formatBytesBefore(b int64) string {
 		m float64
 	}{{"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
 		if float64(b) >= u.m {
-			return sig(float64(b)/u.m) + u.s
+			return Sig(float64(b)/u.m) + u.s
 		}
 	}
 	return fmt.Sprintf("%d", b)

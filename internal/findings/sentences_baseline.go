@@ -1,10 +1,22 @@
-package bench
+package findings
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
+
+// No sentence says the interleaved rounds are not independent. One did, from
+// the autocorrelation a rank/1 verdict accounted for: on real results a
+// permutation test found no correlation in 14 of 30 where it fired, it fired
+// on independent data in 20% of 10-round comparisons, and it named a cause
+// (slow drift) nothing measured. The blocks method models no autocorrelation
+// (each block is one value), so its Rho is 0. internal/prose keeps the
+// oracle (a permutation test of lag-1 autocorrelation) that such a sentence
+// must pass if it is ever written again.
 
 // baselineSentences say how the baseline was measured and, per variant and
 // series, its verdict; or why a baseline asked for was left out.
@@ -23,7 +35,7 @@ func baselineSentences(f *facts) []Sentence {
 		who, than = "kernel "+bl.Other, bl.Other
 	}
 	over := "this build over " + than
-	if control, base := ControlName(r); base != "" { // a control (controls.go): the default side
+	if control, base := result.ControlName(r); base != "" { // a control (controls.go): the default side
 		who, over = "the same kernel with "+base, control+" over "+base
 	}
 	var head string
@@ -46,14 +58,14 @@ func baselineSentences(f *facts) []Sentence {
 }
 
 // blocksHead says how a before/after in blocks was measured and judged.
-func blocksHead(r *Result, who, over string) string {
+func blocksHead(r *result.Result, who, over string) string {
 	bl := r.Baseline
 	why := map[string]string{
-		StopDecided:     "every variant's verdict was known",
-		StopBudget:      fmt.Sprintf("the next would have ended past the budget of %s", time.Duration(r.Protocol.BudgetMS*float64(time.Millisecond))),
-		StopPairs:       "pairs= asked for that many",
-		StopInterrupted: "the run was interrupted",
-		StopFailed:      "a process failed",
+		result.StopDecided:     "every variant's verdict was known",
+		result.StopBudget:      fmt.Sprintf("the next would have ended past the budget of %s", time.Duration(r.Protocol.BudgetMS*float64(time.Millisecond))),
+		result.StopPairs:       "pairs= asked for that many",
+		result.StopInterrupted: "the run was interrupted",
+		result.StopFailed:      "a process failed",
 	}[bl.Stop]
 	if why == "" {
 		why = bl.Stop
@@ -64,15 +76,15 @@ func blocksHead(r *Result, who, over string) string {
 		"blocks' median log-ratios, sequential, so that stopping when the answer is known keeps it at 95%%, with the %d series verdicts "+
 		"adjusted together (Holm) and the headline's one verdict per variant (its interleaved rounds and fresh pair pooled per block) "+
 		"adjusted over the variants",
-		who, BuildChange(bl.Kernel, r.Kernel), plural(bl.Blocks, "block"), r.Protocol.BlockRounds, plural(r.Protocol.StepWarmup, "round"),
-		bl.Blocks, why, MinRuns, over, len(bl.Variants))
+		who, BuildChange(bl.Kernel, r.Kernel), numtext.Plural(bl.Blocks, "block"), r.Protocol.BlockRounds, numtext.Plural(r.Protocol.StepWarmup, "round"),
+		bl.Blocks, why, result.MinRuns, over, len(bl.Variants))
 }
 
 // BuildChange says what differs between two builds of a kernel.
-func BuildChange(before, after Kernel) string {
+func BuildChange(before, after result.Kernel) string {
 	var what []string
 	if before.SourceSHA256 != after.SourceSHA256 {
-		what = append(what, fmt.Sprintf("source %s, now %s", short(before.SourceSHA256), short(after.SourceSHA256)))
+		what = append(what, fmt.Sprintf("source %s, now %s", numtext.ShortHash(before.SourceSHA256), numtext.ShortHash(after.SourceSHA256)))
 	}
 	if strings.Join(before.Flags, " ") != strings.Join(after.Flags, " ") {
 		what = append(what, fmt.Sprintf("flags %q, now %q", strings.Join(before.Flags, " "), strings.Join(after.Flags, " ")))
@@ -90,21 +102,21 @@ func BuildChange(before, after Kernel) string {
 }
 
 // baselineLine is one verdict of a baseline in words.
-func baselineLine(r *Result, e BaselineVariant) string {
+func baselineLine(r *result.Result, e result.BaselineVariant) string {
 	series := seriesLabel(e.Series)
 	asm := "assembly identical"
 	if !e.AsmSame {
 		asm = "assembly differs"
 	}
-	if e.Verdict == VerdictUndefined && e.Undefined != "" {
-		return fmt.Sprintf("%s / %s (%s): undefined: %s; %s medians %s", e.Name, series, asm, e.Undefined, RatioName(r), FormatRatio(e.Ratio))
+	if e.Verdict == result.VerdictUndefined && e.Undefined != "" {
+		return fmt.Sprintf("%s / %s (%s): undefined: %s; %s medians %s", e.Name, series, asm, e.Undefined, result.RatioName(r), numtext.FormatRatio(e.Ratio))
 	}
-	est := EstimateText(RatioName(r), e.Ratio, e.Shift, e.CILow, e.CIHigh, e.Undefined) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
-	if e.Verdict == VerdictUndefined {
+	est := EstimateText(result.RatioName(r), e.Ratio, e.Shift, e.CILow, e.CIHigh, e.Undefined) + fmt.Sprintf(", p = %.2g adjusted", e.PAdjusted)
+	if e.Verdict == result.VerdictUndefined {
 		return fmt.Sprintf("%s / %s (%s): undefined: the interval is wider than resolve=%s, %s", e.Name, series, asm, percent(resolveOf(r)), est)
 	}
 	switch e.Verdict {
-	case VerdictSlower, VerdictFaster:
+	case result.VerdictSlower, result.VerdictFaster:
 		return fmt.Sprintf("%s / %s (%s): %s, %s", e.Name, series, asm, e.Verdict, est)
 	}
 	return fmt.Sprintf("%s / %s (%s): no difference this run can resolve, %s", e.Name, series, asm, est)
@@ -117,8 +129,8 @@ func baselineLine(r *Result, e BaselineVariant) string {
 // printed on byte-identical binaries.)
 func EstimateText(what string, ratio, shift, lo, hi float64, why string) string {
 	text := fmt.Sprintf("%s = %s by the medians", what, ratioWords(ratio))
-	if shift > 0 && FormatRatio(shift) != FormatRatio(ratio) {
-		text += fmt.Sprintf(", typical ratio %s", FormatRatio(shift))
+	if shift > 0 && numtext.FormatRatio(shift) != numtext.FormatRatio(ratio) {
+		text += fmt.Sprintf(", typical ratio %s", numtext.FormatRatio(shift))
 	}
 	return text + ", " + intervalText(lo, hi, why)
 }
@@ -127,16 +139,7 @@ func EstimateText(what string, ratio, shift, lo, hi float64, why string) string 
 // factor of two.
 func ratioWords(r float64) string {
 	if r > 0.5 && r < 2 {
-		return fmt.Sprintf("%s (%+.1f%%)", FormatRatio(r), (r-1)*100)
+		return fmt.Sprintf("%s (%+.1f%%)", numtext.FormatRatio(r), (r-1)*100)
 	}
-	return FormatRatio(r)
+	return numtext.FormatRatio(r)
 }
-
-// No sentence says the interleaved rounds are not independent. One did, from
-// the autocorrelation a rank/1 verdict accounted for: on real results a
-// permutation test found no correlation in 14 of 30 where it fired, it fired
-// on independent data in 20% of 10-round comparisons, and it named a cause
-// (slow drift) nothing measured. The blocks method models no autocorrelation
-// (each block is one value), so its Rho is 0. internal/prose keeps the
-// oracle (a permutation test of lag-1 autocorrelation) that such a sentence
-// must pass if it is ever written again.

@@ -1,4 +1,4 @@
-package bench
+package findings
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -24,8 +25,8 @@ const (
 	FreqAlpha = 0.05
 )
 
-// clockMove is what the rule found of the clock during a run.
-type clockMove struct {
+// ClockMove is what the rule found of the clock during a run.
+type ClockMove struct {
 	Processes, Estimates int
 	MedianMHz            float64
 	LowMHz, HighMHz      float64 // 10th and 90th percentile of the estimates (min and max below 10)
@@ -40,10 +41,10 @@ type clockMove struct {
 }
 
 // Moved says whether the clock moved during the run.
-func (m clockMove) Moved() bool { return m.Across || m.Within }
+func (m ClockMove) Moved() bool { return m.Across || m.Within }
 
-// judgeClock applies the rule to the timeline; ok is false without estimates.
-func judgeClock(tl []result.ClockProc) (m clockMove, ok bool) {
+// JudgeClock applies the rule to the timeline; ok is false without estimates.
+func JudgeClock(tl []result.ClockProc) (m ClockMove, ok bool) {
 	var ests, reps []float64
 	m.WithinAt, m.ChangeAt = -1, -1
 	for i, p := range tl {
@@ -118,12 +119,12 @@ func changePoint(tl []result.ClockProc) (at int, from, to float64) {
 }
 
 // clockSentences say whether the clock moved during the run, by the rule
-// of judgeClock, and for each live variant whether its slower fresh passes
+// of JudgeClock, and for each live variant whether its slower fresh passes
 // came from slower-clock processes, with its cycles per element at each
 // process's own clock.
 func clockSentences(f *facts) []Sentence {
 	tl := result.ClockTimeline(f.r)
-	m, ok := judgeClock(tl)
+	m, ok := JudgeClock(tl)
 	if !ok {
 		return nil
 	}
@@ -145,7 +146,7 @@ func clockSentences(f *facts) []Sentence {
 	return out
 }
 
-func clockKind(m clockMove) string {
+func clockKind(m ClockMove) string {
 	if m.Moved() {
 		return KindClock
 	}
@@ -153,7 +154,7 @@ func clockKind(m clockMove) string {
 }
 
 // clockText is the sentence on the clock of the run's processes.
-func clockText(m clockMove, tl []result.ClockProc) string {
+func clockText(m ClockMove, tl []result.ClockProc) string {
 	var b strings.Builder
 	if m.Moved() {
 		b.WriteString("the clock moved during the run: ")
@@ -185,13 +186,13 @@ func clockText(m clockMove, tl []result.ClockProc) string {
 // clockVariantText relates a variant's fresh passes to their processes'
 // clocks (Spearman) and gives its cycles per element at each process's
 // own clock.
-func clockVariantText(v *Variant) string {
+func clockVariantText(v *result.Variant) string {
 	var parts []string
 	s := v.Series.Fresh
 	if s != nil && s.CyclesPerElement != nil {
-		parts = append(parts, fmt.Sprintf("%s cycles per element at each fresh process's own clock (median)", sig(*s.CyclesPerElement)))
+		parts = append(parts, fmt.Sprintf("%s cycles per element at each fresh process's own clock (median)", numtext.Sig(*s.CyclesPerElement)))
 	} else if s := v.Series.Interleaved; s != nil && s.CyclesPerElement != nil {
-		parts = append(parts, fmt.Sprintf("%s cycles per element at the interleaved process's own clock (median)", sig(*s.CyclesPerElement)))
+		parts = append(parts, fmt.Sprintf("%s cycles per element at the interleaved process's own clock (median)", numtext.Sig(*s.CyclesPerElement)))
 	}
 	if s != nil && len(s.FreqMHz) == len(s.SamplesNS) && len(s.SamplesNS) >= 10 {
 		if rk, err := stats.Spearman(s.FreqMHz, s.SamplesNS); err == nil {

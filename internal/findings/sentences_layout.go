@@ -1,10 +1,12 @@
-package bench
+package findings
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -48,7 +50,7 @@ func layoutSentences(f *facts) []Sentence {
 	return out
 }
 
-func hasLayout(r *Result) bool {
+func hasLayout(r *result.Result) bool {
 	for i := range r.Variants {
 		if s := r.Variants[i].Series.Fresh; s != nil && s.Layout != nil {
 			return true
@@ -59,7 +61,7 @@ func hasLayout(r *Result) bool {
 
 // layoutText is the one-way analysis of one variant's fresh series by
 // layout, with the median of each layout.
-func layoutText(name string, s *Samples) (text, claim string) {
+func layoutText(name string, s *result.Samples) (text, claim string) {
 	k := 0
 	for _, id := range s.Layout.IDs {
 		k = max(k, id+1)
@@ -80,7 +82,7 @@ func layoutText(name string, s *Samples) (text, claim string) {
 	var meds []string
 	for id, g := range raw {
 		if len(g) > 0 {
-			meds = append(meds, fmt.Sprintf("layout %d %s", id, FormatNS(stats.Median(g))))
+			meds = append(meds, fmt.Sprintf("layout %d %s", id, numtext.FormatNS(stats.Median(g))))
 		}
 	}
 	verdict, claim := "no more than chance would put there", ClaimLayoutChance
@@ -89,7 +91,7 @@ func layoutText(name string, s *Samples) (text, claim string) {
 		verdict = "more than chance: the same code placed at another alignment runs at another speed, and a single build measures one draw of it"
 	}
 	return fmt.Sprintf("of the fresh spread of %s, %s lies between the %d code layouts (one-way analysis of log times, F = %.3g on %d and %d degrees of freedom, p = %.2g), %s; medians: %s",
-		name, FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", ")), claim
+		name, numtext.FormatPct(a.Between), len(meds), a.F, a.DFBetween, a.DFWithin, a.P, verdict, strings.Join(meds, ", ")), claim
 }
 
 // countsSentences give what callgrind counted: instructions per pass of
@@ -105,12 +107,12 @@ func countsSentences(f *facts) []Sentence {
 		}
 		text := fmt.Sprintf("under callgrind, %s executes %d instructions per pass in its timed function", v.Name, v.Counts.InstructionsPerPass)
 		if v.Counts.PerElement != nil {
-			text += fmt.Sprintf(", %s per element", sig(*v.Counts.PerElement))
+			text += fmt.Sprintf(", %s per element", numtext.Sig(*v.Counts.PerElement))
 		}
 		text += cacheCountsText(v.Counts)
 		if bl := r.Baseline; bl != nil {
 			other := "the previous build"
-			if _, base := ControlName(r); base != "" { // a control: its default side
+			if _, base := result.ControlName(r); base != "" { // a control: its default side
 				other = "the build with " + base
 			}
 			if prev, ok := bl.Counts[v.Name]; ok {
@@ -118,11 +120,35 @@ func countsSentences(f *facts) []Sentence {
 				case prev == n:
 					text += "; " + other + " executes exactly as many: an instruction count that did not change says the executed code did not change in amount, whatever the times say"
 				case prev > 0:
-					text += fmt.Sprintf("; %s executed %d (%s %s): a count does not move with the load, so this difference is the code's", other, prev, RatioName(r), FormatRatio(float64(n)/float64(prev)))
+					text += fmt.Sprintf("; %s executed %d (%s %s): a count does not move with the load, so this difference is the code's", other, prev, result.RatioName(r), numtext.FormatRatio(float64(n)/float64(prev)))
 				}
 			}
 		}
 		out = append(out, said(ClaimCounts, "", TopicCounts, KindCounts, v.Name, text)...)
 	}
 	return out
+}
+
+// cacheCountsText is the counts sentence's clause on the simulated misses.
+func cacheCountsText(c *result.Counts) string {
+	if c.D1MissesPerPass == nil || c.LLMissesPerPass == nil {
+		return ""
+	}
+	text := fmt.Sprintf("; in callgrind's simulated caches a pass misses the first-level data cache %s times and the last level %s times",
+		numtext.Sig(*c.D1MissesPerPass), numtext.Sig(*c.LLMissesPerPass))
+	if geo := cacheGeometry(c.Cache); geo != "" {
+		text += " (" + geo + ")"
+	}
+	return text
+}
+
+// cacheGeometry is the D1 and LL lines of the desc, shortened.
+func cacheGeometry(desc []string) string {
+	var parts []string
+	for _, d := range desc {
+		if strings.HasPrefix(d, "D1 ") || strings.HasPrefix(d, "LL ") {
+			parts = append(parts, strings.Replace(d, " cache:", ":", 1))
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,4 +1,4 @@
-package bench
+package findings
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -83,7 +85,7 @@ func Quartiles(x []float64) (q1, med, q3 float64) {
 type Step struct {
 	From, To CurvePoint
 	Ratio    float64
-	Levels   []CacheMark // the cache levels whose size lies between the two working sets
+	Levels   []result.CacheMark // the cache levels whose size lies between the two working sets
 	// CheckRatio is the fresh processes' ratio of medians (0: no check);
 	// Unchecked, that it is below CheckRatio, so the rise is not called a step.
 	CheckRatio float64
@@ -109,7 +111,7 @@ type Step struct {
 // strict rule said "no cache size lies between" a point at L2's size and
 // the next); sizes only CPUID states
 // (getconf) are never set between points (cpuidCaches).
-func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
+func FindSteps(curve []CurvePoint, caches []result.CacheMark) []Step {
 	var steps []Step
 	for i := 0; i+1 < len(curve); i++ {
 		a, b := curve[i], curve[i+1]
@@ -185,14 +187,14 @@ func FindFalls(curve []CurvePoint) []Fall {
 // socket's caches, not the part of them one core of a virtual machine can
 // use (one VM here reported an L3 of 508 MB): they are shown, never set
 // between two points.
-func cpuidCaches(cs []CacheMark) bool {
+func cpuidCaches(cs []result.CacheMark) bool {
 	return len(cs) > 0 && strings.HasPrefix(cs[0].Source, "getconf")
 }
 
 // nearestLevels names the cache levels just below and above a working set
 // range that crosses none: "L2 1MB below, L3 508MB above".
-func nearestLevels(from, to int64, caches []CacheMark) string {
-	var below, above *CacheMark
+func nearestLevels(from, to int64, caches []result.CacheMark) string {
+	var below, above *result.CacheMark
 	for i := range caches {
 		c := &caches[i]
 		if c.Bytes < from && (below == nil || c.Bytes > below.Bytes) {
@@ -204,10 +206,10 @@ func nearestLevels(from, to int64, caches []CacheMark) string {
 	}
 	var parts []string
 	if below != nil {
-		parts = append(parts, fmt.Sprintf("%s %sB below", below.Name, FormatBytes(below.Bytes)))
+		parts = append(parts, fmt.Sprintf("%s %sB below", below.Name, numtext.FormatBytes(below.Bytes)))
 	}
 	if above != nil {
-		parts = append(parts, fmt.Sprintf("%s %sB above", above.Name, FormatBytes(above.Bytes)))
+		parts = append(parts, fmt.Sprintf("%s %sB above", above.Name, numtext.FormatBytes(above.Bytes)))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -217,7 +219,7 @@ func nearestLevels(from, to int64, caches []CacheMark) string {
 
 // Curves are a sweep's curves of the variant: one per value of the second
 // axis (one curve with one axis), each ordered by working set.
-func Curves(rs []*Result, variant string) (names []string, curves [][]CurvePoint) {
+func Curves(rs []*result.Result, variant string) (names []string, curves [][]CurvePoint) {
 	idx := map[string]int{}
 	for _, r := range rs {
 		sp := r.Sweep
@@ -227,7 +229,7 @@ func Curves(rs []*Result, variant string) (names []string, curves [][]CurvePoint
 		key := ""
 		for k, v := range sp.Params {
 			if k != sp.Param {
-				key = k + "=" + FormatSize(v)
+				key = k + "=" + numtext.FormatSize(v)
 			}
 		}
 		i, ok := idx[key]
@@ -236,17 +238,17 @@ func Curves(rs []*Result, variant string) (names []string, curves [][]CurvePoint
 			idx[key] = i
 			names, curves = append(names, key), append(curves, nil)
 		}
-		cp := CurvePoint{Label: pointLabel(*sp), Bytes: sp.Bytes, X: float64(sp.Value), Index: sp.Index}
+		cp := CurvePoint{Label: result.SweepPointLabel(*sp), Bytes: sp.Bytes, X: float64(sp.Value), Index: sp.Index}
 		if sp.Bytes != nil {
 			cp.X = float64(*sp.Bytes)
 		}
 		el := float64(max(sp.Elements, 1))
-		for _, ns := range SweepSamples(r, variant) {
+		for _, ns := range result.SweepSamples(r, variant) {
 			cp.PerEl = append(cp.PerEl, ns/el)
 		}
 		if v := r.Variant(variant); v != nil {
 			cp.Batch = v.Batch
-			if f := v.Series.Fresh; f != nil && len(f.SamplesNS) >= MinRuns {
+			if f := v.Series.Fresh; f != nil && len(f.SamplesNS) >= result.MinRuns {
 				for _, ns := range f.SamplesNS {
 					cp.Check = append(cp.Check, ns/el)
 				}
@@ -269,7 +271,7 @@ func Curves(rs []*Result, variant string) (names []string, curves [][]CurvePoint
 }
 
 // SweepOf is the summary of a sweep (its last point's), or nil.
-func SweepOf(rs []*Result) *SweepSummary {
+func SweepOf(rs []*result.Result) *result.SweepSummary {
 	for i := len(rs) - 1; i >= 0; i-- {
 		if rs[i].Sweep != nil && rs[i].Sweep.Summary != nil {
 			return rs[i].Sweep.Summary
@@ -282,14 +284,14 @@ func pointText(p CurvePoint) string {
 	if p.Bytes == nil {
 		return p.Label
 	}
-	return fmt.Sprintf("%s (%sB)", p.Label, FormatBytes(*p.Bytes))
+	return fmt.Sprintf("%s (%sB)", p.Label, numtext.FormatBytes(*p.Bytes))
 }
 
 // SweepSentences writes the sentences about a sweep from its points: the
 // caches it is set against, each step with the cache level it crosses,
 // each point's bytes per ns against the fingerprint's stream (sweepBW),
 // and the prediction judged.
-func SweepSentences(rs []*Result) []Sentence {
+func SweepSentences(rs []*result.Result) []Sentence {
 	sum := SweepOf(rs)
 	if sum == nil {
 		return nil
@@ -318,14 +320,14 @@ func SweepSentences(rs []*Result) []Sentence {
 			}
 			_, m0, _ := Quartiles(c[0].PerEl)
 			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
-			add(ClaimSweepSpan, indices(c[0], c[len(c)-1]), "", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, FormatNS(m0), pointText(c[0]),
-				FormatNS(m1), pointText(c[len(c)-1]), FormatRatio(m1/m0)))
+			add(ClaimSweepSpan, indices(c[0], c[len(c)-1]), "", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, numtext.FormatNS(m0), pointText(c[0]),
+				numtext.FormatNS(m1), pointText(c[len(c)-1]), numtext.FormatRatio(m1/m0)))
 			steps := FindSteps(c, sum.Caches)
 			called := 0
 			for _, st := range steps {
 				if st.Unchecked {
 					add(ClaimSweepUnchecked, indices(st.From, st.To), "", fmt.Sprintf("%s%s: time per element rises %sx from %s to %s in the interleaved rounds but %sx in the fresh processes, below %sx: the two series disagree, so it is not called a step",
-						variant, of, FormatRatio(st.Ratio), pointText(st.From), pointText(st.To), FormatRatio(st.CheckRatio), g(CheckRatio)))
+						variant, of, numtext.FormatRatio(st.Ratio), pointText(st.From), pointText(st.To), numtext.FormatRatio(st.CheckRatio), g(CheckRatio)))
 					continue
 				}
 				called++
@@ -338,7 +340,7 @@ func SweepSentences(rs []*Result) []Sentence {
 				case len(st.Levels) > 0:
 					var ls []string
 					for _, l := range st.Levels {
-						ls = append(ls, fmt.Sprintf("%s (%sB)", l.Name, FormatBytes(l.Bytes)))
+						ls = append(ls, fmt.Sprintf("%s (%sB)", l.Name, numtext.FormatBytes(l.Bytes)))
 					}
 					where = "the working set reaches or crosses " + strings.Join(ls, " and ")
 				default:
@@ -346,15 +348,15 @@ func SweepSentences(rs []*Result) []Sentence {
 				}
 				check := ""
 				if st.CheckRatio > 0 {
-					check = fmt.Sprintf(" (fresh processes %sx)", FormatRatio(st.CheckRatio))
+					check = fmt.Sprintf(" (fresh processes %sx)", numtext.FormatRatio(st.CheckRatio))
 				}
-				add(ClaimSweepStep, indices(st.From, st.To), KindStep, fmt.Sprintf("%s%s: a step, time per element rises %sx from %s to %s%s; %s", variant, of, FormatRatio(st.Ratio),
+				add(ClaimSweepStep, indices(st.From, st.To), KindStep, fmt.Sprintf("%s%s: a step, time per element rises %sx from %s to %s%s; %s", variant, of, numtext.FormatRatio(st.Ratio),
 					pointText(st.From), pointText(st.To), check, where))
 			}
 			if called == 0 {
 				text := fmt.Sprintf("%s%s: no step, no two consecutive points differ by %sx or more in median time per element beyond their spread", variant, of, g(StepRatio))
 				if m0 > 0 && m1/m0 >= StepRatio && len(steps) == 0 {
-					text += fmt.Sprintf("; the rise of %sx is spread over %d points", FormatRatio(m1/m0), len(c))
+					text += fmt.Sprintf("; the rise of %sx is spread over %d points", numtext.FormatRatio(m1/m0), len(c))
 				}
 				add(ClaimSweepNoStep, indices(c...), "", text)
 			}
@@ -364,7 +366,7 @@ func SweepSentences(rs []*Result) []Sentence {
 					batch = fmt.Sprintf("; its passes were timed in batches of %d there and of %d at %s, which the calibration chose from its own passes", max(f.From.Batch, 1), max(f.To.Batch, 1), f.To.Label)
 				}
 				add(ClaimSweepFall, indices(f.From, f.To), KindFall, fmt.Sprintf("%s%s at %s is %sx slower per element than at the larger %s: time per element does not fall as the working set grows, so one of the two points was disturbed and the curve between them says nothing%s",
-					variant, of, pointText(f.From), FormatRatio(f.Ratio), pointText(f.To), batch))
+					variant, of, pointText(f.From), numtext.FormatRatio(f.Ratio), pointText(f.To), batch))
 			}
 		}
 	}
@@ -392,7 +394,7 @@ func indices(ps ...CurvePoint) string {
 // summary's variant (the first that is not dead, which the prediction is
 // judged on), then every other measured variant that is neither dead nor
 // hollow.
-func SweepVariants(rs []*Result) []string {
+func SweepVariants(rs []*result.Result) []string {
 	sum := SweepOf(rs)
 	if sum == nil || len(rs) == 0 {
 		return nil
@@ -408,12 +410,12 @@ func SweepVariants(rs []*Result) []string {
 
 // SweepPredictionText is the verdict of a sweep's prediction:
 // "predicted 64, measured 110 [104, 117], outside".
-func SweepPredictionText(p *SweepPrediction) string {
+func SweepPredictionText(p *result.SweepPrediction) string {
 	if p.Observed == nil {
 		return fmt.Sprintf("the prediction %s, written before the run, could not be judged", p.Text)
 	}
 	return fmt.Sprintf("the prediction %s, written before the run: predicted %s%s, measured %s by the medians, %s of the typical ratio, %s", p.Text, opText(p.Op),
-		g(p.Value), FormatRatio(*p.Observed), intervalText(*p.CILow, *p.CIHigh, "too few samples"), p.Verdict)
+		g(p.Value), numtext.FormatRatio(*p.Observed), intervalText(*p.CILow, *p.CIHigh, "too few samples"), p.Verdict)
 }
 
 func opText(op string) string {
@@ -423,13 +425,13 @@ func opText(op string) string {
 	return op + " "
 }
 
-func cachesText(cs []CacheMark) string {
+func cachesText(cs []result.CacheMark) string {
 	if len(cs) == 0 {
 		return "the cache sizes of the CPU the sweep ran on are not known: no level is named"
 	}
 	var parts []string
 	for _, c := range cs {
-		t := c.Name + " " + FormatBytes(c.Bytes) + "B"
+		t := c.Name + " " + numtext.FormatBytes(c.Bytes) + "B"
 		if c.Shared != "" {
 			t += " shared by CPUs " + c.Shared
 		}

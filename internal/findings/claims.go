@@ -1,4 +1,4 @@
-package bench
+package findings
 
 // Claims: what each sentence asserts, one identifier per generator branch,
 // so that each sentence maps to exactly one oracle (internal/prose holds

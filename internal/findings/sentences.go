@@ -1,4 +1,4 @@
-package bench
+package findings
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -21,17 +23,17 @@ func one(topic, kind, variant, text string) []Sentence {
 
 func seriesLabel(name string) string { return strings.ReplaceAll(name, "_", "-") }
 
-func cvText(cv float64) string { return sig1(cv) + "%" }
+func cvText(cv float64) string { return numtext.Sig1(cv) + "%" }
 
 func maxOverMin(s stats.Summary) string {
 	if s.MaxOverMin == nil {
 		return "undefined (min 0)"
 	}
-	return FormatRatio(*s.MaxOverMin)
+	return numtext.FormatRatio(*s.MaxOverMin)
 }
 
 // pText is a p-value, with its Holm adjustment when it has one.
-func pText(p float64, st Stat, family int) string {
+func pText(p float64, st result.Stat, family int) string {
 	if st.Method == "" || family < 2 {
 		return fmt.Sprintf("p = %.2g", p)
 	}
@@ -43,13 +45,13 @@ func pText(p float64, st Stat, family int) string {
 // autocorrelation, a sample of zero) is stored as [0, 0] (JSON has no
 // infinity) and must never be printed as one.
 func intervalText(lo, hi float64, why string) string {
-	if !Bounded(lo, hi) {
+	if !numtext.Bounded(lo, hi) {
 		if why == "" {
 			why = "the samples cannot bound it"
 		}
 		return "no 95% interval (" + why + ")"
 	}
-	return "95% interval " + FormatInterval(lo, hi)
+	return "95% interval " + numtext.FormatInterval(lo, hi)
 }
 
 func partialSentences(f *facts) []Sentence {
@@ -59,7 +61,7 @@ func partialSentences(f *facts) []Sentence {
 	}
 	n := 0
 	for i := range r.Variants {
-		for _, s := range SeriesNames {
+		for _, s := range result.SeriesNames {
 			if x := r.Variants[i].Get(s); x != nil {
 				n += len(x.SamplesNS)
 			}
@@ -74,7 +76,7 @@ func predictionSentences(f *facts) []Sentence {
 
 // PredictionText says whether the prediction written before the run held,
 // with the measured ratio; "" when the run had none.
-func PredictionText(r *Result) string {
+func PredictionText(r *result.Result) string {
 	p := r.Prediction
 	if p == nil {
 		return ""
@@ -86,12 +88,12 @@ func PredictionText(r *Result) string {
 	if !*p.Held {
 		verdict = "did NOT hold"
 	}
-	return fmt.Sprintf("the prediction %s, written before the run, %s: the measured ratio of medians %s/%s is %s", p.Text, verdict, p.A, p.B, FormatRatio(*p.Observed))
+	return fmt.Sprintf("the prediction %s, written before the run, %s: the measured ratio of medians %s/%s is %s", p.Text, verdict, p.A, p.B, numtext.FormatRatio(*p.Observed))
 }
 
 // regionText is what the timed region of a variant holds, from the
 // assembly analysis: its own finding, else the count of instructions.
-func regionText(v *Variant) string {
+func regionText(v *result.Variant) string {
 	if v.Finding != "" {
 		return v.Finding
 	}
@@ -119,15 +121,15 @@ func deadSentences(f *facts) []Sentence {
 		m, ok := median(v.Series.Interleaved)
 		if ok {
 			top := v.Series.Interleaved.Summary.Max
-			text += fmt.Sprintf("; it measured a median of %s per pass and at most %s", FormatNS(m), FormatNS(top))
+			text += fmt.Sprintf("; it measured a median of %s per pass and at most %s", numtext.FormatNS(m), numtext.FormatNS(top))
 			if f.ref != nil {
 				if lm, ok := median(f.ref.Series.Interleaved); ok && lm > 0 {
-					text += fmt.Sprintf(", %s and %s of %s's median of %s", FormatPct(m/lm), FormatPct(top/lm), f.ref.Name, FormatNS(lm))
+					text += fmt.Sprintf(", %s and %s of %s's median of %s", numtext.FormatPct(m/lm), numtext.FormatPct(top/lm), f.ref.Name, numtext.FormatNS(lm))
 				}
 			}
 		}
 		if c := f.r.Conditions.Clock.ReadCostNS; ok && c > 0 && v.Dead {
-			text += fmt.Sprintf("; one clock read costs %s here: the two reads around an empty region are all it times", FormatNS(c))
+			text += fmt.Sprintf("; one clock read costs %s here: the two reads around an empty region are all it times", numtext.FormatNS(c))
 		}
 		out = append(out, said(ClaimDead, "", TopicDeadCode, KindDeadCode, v.Name, text)...)
 	}
@@ -152,12 +154,12 @@ func comparisonSentences(f *facts) []Sentence {
 		var text string
 		claim := ClaimNoDifference
 		band := resolveOf(f.r) / 2
-		switch v := Verdict(c.Significant, c.CILow, c.CIHigh, resolveOf(f.r)); {
-		case c.Significant && v == VerdictNoDifference:
+		switch v := result.Verdict(c.Significant, c.CILow, c.CIHigh, resolveOf(f.r)); {
+		case c.Significant && v == result.VerdictNoDifference:
 			claim = ClaimWithinBand
 			text = fmt.Sprintf("the live variants %s and %s differ by less than this run was asked to resolve: %s; the interval excludes 1 but lies within ±%s of it (resolve=%s)",
 				c.A, c.B, measured, percent(band), percent(2*band))
-		case c.Significant && v == VerdictUndefined:
+		case c.Significant && v == result.VerdictUndefined:
 			claim = ClaimSizeUnknown
 			text = fmt.Sprintf("the live variants %s and %s differ: %s, a difference this run resolves, but its interval reaches within ±%s of 1, so whether it is as large as resolve=%s asks is not known yet",
 				c.A, c.B, measured, percent(band), percent(2*band))
@@ -170,13 +172,13 @@ func comparisonSentences(f *facts) []Sentence {
 				switch d := math.Abs(c.Ratio - 1); {
 				case d > f.floor:
 					claim = ClaimDifferBeyondAA
-					text += fmt.Sprintf(", beyond the A/A floor of this run (about %s)", FormatPct(f.floor))
+					text += fmt.Sprintf(", beyond the A/A floor of this run (about %s)", numtext.FormatPct(f.floor))
 				case d <= math.Abs(f.r.AA.Ratio-1):
 					claim = ClaimDifferAsAA
-					text += fmt.Sprintf(", but identical code read as far apart in this run (the A/A control's ratio of medians is %s)", FormatRatio(f.r.AA.Ratio))
+					text += fmt.Sprintf(", but identical code read as far apart in this run (the A/A control's ratio of medians is %s)", numtext.FormatRatio(f.r.AA.Ratio))
 				default:
 					claim = ClaimDifferWithinAA
-					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): the A/A control's interval does not exclude identical code reading this far apart", FormatPct(f.floor))
+					text += fmt.Sprintf(", but within the A/A floor of this run (about %s): the A/A control's interval does not exclude identical code reading this far apart", numtext.FormatPct(f.floor))
 				}
 			}
 		case c.Undefined == "" && c.PValue < f.r.Protocol.Alpha && c.PAdjusted >= f.r.Protocol.Alpha:
@@ -201,7 +203,7 @@ func perElementText(f *facts, m float64) (text string, cycles float64) {
 		return "", math.NaN()
 	}
 	per := m / float64(*e)
-	text = sig(per) + " ns per element"
+	text = numtext.Sig(per) + " ns per element"
 	if f.mhz <= 0 {
 		return text, math.NaN()
 	}
@@ -210,7 +212,7 @@ func perElementText(f *facts, m float64) (text string, cycles float64) {
 		label = "estimated"
 	}
 	cycles = per * f.mhz / 1000
-	return text + fmt.Sprintf(", %s cycles per element at the %s %.0f MHz", sig(cycles), label, f.mhz), cycles
+	return text + fmt.Sprintf(", %s cycles per element at the %s %.0f MHz", numtext.Sig(cycles), label, f.mhz), cycles
 }
 
 // floatAdd finds a scalar or packed float add in an assembly listing
@@ -227,7 +229,7 @@ const AddCeilingBand = 0.10
 // measured in this run, when its timed code adds floats: under it, the
 // adds are not one dependent chain; about at it, as fast as one chain goes.
 // Above it nothing is said: the ceiling is not what bounds it.
-func addCeiling(r *Result, v *Variant, median float64) []Sentence {
+func addCeiling(r *result.Result, v *result.Variant, median float64) []Sentence {
 	e, fp := r.Protocol.Elements, r.Conditions.Fingerprint
 	if e == nil || *e <= 0 || fp == nil || !floatAdd.MatchString(v.Asm) {
 		return nil
@@ -242,14 +244,14 @@ func addCeiling(r *Result, v *Variant, median float64) []Sentence {
 		return nil
 	}
 	per := median / float64(*e)
-	ceiling := fmt.Sprintf("one dependent addss took %s (%s cycles) in this run's fingerprint", FormatNS(lat), sig(cyc))
+	ceiling := fmt.Sprintf("one dependent addss took %s (%s cycles) in this run's fingerprint", numtext.FormatNS(lat), numtext.Sig(cyc))
 	switch k := per / lat; {
 	case k < 1-AddCeilingBand:
 		return said(ClaimAddUnder, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s: %s per element is %s of one dependent float add (%s): its float adds are not one dependent chain (several accumulators or vector lanes), or not all of the work is done",
-			v.Name, FormatNS(per), FormatPct(k), ceiling))
+			v.Name, numtext.FormatNS(per), numtext.FormatPct(k), ceiling))
 	case k <= 1+AddCeilingBand:
 		return said(ClaimAddAt, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s: %s per element is about one dependent float add (%s): as fast as one dependent chain of float adds goes, one add per element",
-			v.Name, FormatNS(per), ceiling))
+			v.Name, numtext.FormatNS(per), ceiling))
 	}
 	return nil
 }
@@ -257,14 +259,14 @@ func addCeiling(r *Result, v *Variant, median float64) []Sentence {
 // clockWhy says why a variant whose interleaved median is m is faster
 // than the clock can time: its fastest pass below the clock's step, its
 // median within ClockReads reads; nil when neither.
-func clockWhy(clock Clock, v *Variant, m float64) []string {
+func clockWhy(clock result.Clock, v *result.Variant, m float64) []string {
 	var why []string
 	if clock.ResolutionNS > 0 && v.Series.Interleaved.Summary.Min < clock.ResolutionNS && v.Batch == 1 {
 		why = append(why, fmt.Sprintf("its fastest pass, %s, is below the clock's smallest step (%s)",
-			FormatNS(v.Series.Interleaved.Summary.Min), FormatNS(clock.ResolutionNS)))
+			numtext.FormatNS(v.Series.Interleaved.Summary.Min), numtext.FormatNS(clock.ResolutionNS)))
 	}
 	if clock.ReadCostNS > 0 && m <= ClockReads*clock.ReadCostNS && v.Batch == 1 {
-		why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", FormatNS(m), ClockReads, FormatNS(clock.ReadCostNS)))
+		why = append(why, fmt.Sprintf("its median, %s, is within %d times the cost of one clock read (%s): it times the clock", numtext.FormatNS(m), ClockReads, numtext.FormatNS(clock.ReadCostNS)))
 	}
 	return why
 }
@@ -300,7 +302,7 @@ func plausibilitySentences(f *facts) []Sentence {
 	}
 	if f.r.Protocol.Elements == nil && f.ref != nil {
 		if m, ok := median(f.ref.Series.Interleaved); ok {
-			out = append(out, said(ClaimNoElements, "", TopicPlausibility, "", f.ref.Name, fmt.Sprintf("%s takes %s per pass; give elements= (the work per pass) to see the time and cycles per element and whether that is possible on this machine", f.ref.Name, FormatNS(m)))...)
+			out = append(out, said(ClaimNoElements, "", TopicPlausibility, "", f.ref.Name, fmt.Sprintf("%s takes %s per pass; give elements= (the work per pass) to see the time and cycles per element and whether that is possible on this machine", f.ref.Name, numtext.FormatNS(m)))...)
 		}
 	}
 	return out
@@ -324,21 +326,21 @@ func firstTouchSentences(f *facts) []Sentence {
 			what = "its first pass after setup with the caches evicted: the first use of data the program wrote"
 		}
 		text := fmt.Sprintf("the cold pass of %s, %s, has a median of %s over %d fresh processes, %s times the warm median (%s), with a median of %.0f minor page faults against ",
-			v.Name, what, FormatNS(c.Summary.Median), c.Summary.N, FormatRatio(c.Summary.Median/warm), FormatNS(warm), faults)
+			v.Name, what, numtext.FormatNS(c.Summary.Median), c.Summary.N, numtext.FormatRatio(c.Summary.Median/warm), numtext.FormatNS(warm), faults)
 		if c.WarmMinFltPerPass != nil {
-			text += sig(*c.WarmMinFltPerPass) + " per warm pass"
+			text += numtext.Sig(*c.WarmMinFltPerPass) + " per warm pass"
 		} else {
 			text += "none measured for warm passes"
 		}
 		if faults > 0 && c.Summary.Median > warm {
-			text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", FormatNS((c.Summary.Median-warm)/faults))
+			text += fmt.Sprintf("; if the difference is all page faults, one costs about %s", numtext.FormatNS((c.Summary.Median-warm)/faults))
 		}
 		setup, claim := setupText(c, faults)
 		text += setup
 		if c.InProcessColdNS != nil {
 			x := *c.InProcessColdNS
 			text += fmt.Sprintf(". The in-process run has one number for it, %s: %s of the cold median and %s of the cold minimum; the fresh processes spread from %s to %s (cv %s, max/min %s), and one number cannot say where in that span it fell",
-				FormatNS(x), FormatRatio(x/c.Summary.Median), FormatRatio(x/c.Summary.Min), FormatNS(c.Summary.Min), FormatNS(c.Summary.Max),
+				numtext.FormatNS(x), numtext.FormatRatio(x/c.Summary.Median), numtext.FormatRatio(x/c.Summary.Min), numtext.FormatNS(c.Summary.Min), numtext.FormatNS(c.Summary.Max),
 				cvText(c.Summary.CVPct), maxOverMin(c.Summary))
 		}
 		out = append(out, said(claim, "", TopicFirstTouch, KindFirstTouch, v.Name, text)...)
@@ -354,7 +356,7 @@ const FaultFloor = 16
 // setupText says what setup, the first writes, cost and what that tells
 // about the cold pass's faults: zero-page reads (setup faults again when
 // it writes), allocation by the reads themselves (setup does not), or none.
-func setupText(c *Cold, coldFaults float64) (string, string) {
+func setupText(c *result.Cold, coldFaults float64) (string, string) {
 	if len(c.SetupNS) == 0 {
 		return "", ClaimFirstTouch
 	}
@@ -363,7 +365,7 @@ func setupText(c *Cold, coldFaults float64) (string, string) {
 		sf[i] = float64(x)
 	}
 	setupFaults, setupNS := stats.Median(sf), stats.Median(c.SetupNS)
-	text := fmt.Sprintf(". Setup, the program's first writes, took a median of %s with %.0f minor page faults", FormatNS(setupNS), setupFaults)
+	text := fmt.Sprintf(". Setup, the program's first writes, took a median of %s with %.0f minor page faults", numtext.FormatNS(setupNS), setupFaults)
 	var claim string
 	switch {
 	case c.After == "setup" && coldFaults < FaultFloor:
@@ -400,22 +402,22 @@ func resolutionSentences(f *facts) []Sentence {
 		}
 		sum := s.Summary
 		text := fmt.Sprintf("in the %s series of %s, %s of the %d pairs of single passes differ by more than 2%%, %s by more than 5%% and %s by more than 10%%; %s of pairs differ by at most %s, so one run per side cannot resolve a smaller difference",
-			seriesLabel(name), f.ref.Name, FormatPct(sum.PairsOver2Pct), sum.N*(sum.N-1)/2, FormatPct(sum.PairsOver5Pct), FormatPct(sum.PairsOver10Pct),
-			FormatPct(PairQuantile), FormatPct(PairDifference(s.SamplesNS, PairQuantile)))
+			seriesLabel(name), f.ref.Name, numtext.FormatPct(sum.PairsOver2Pct), sum.N*(sum.N-1)/2, numtext.FormatPct(sum.PairsOver5Pct), numtext.FormatPct(sum.PairsOver10Pct),
+			numtext.FormatPct(PairQuantile), numtext.FormatPct(PairDifference(s.SamplesNS, PairQuantile)))
 		out = append(out, said(ClaimPairs, name, TopicResolution, KindResolution, f.ref.Name, text)...)
 	}
 	switch aa := f.r.AA; {
 	case f.floor > 0:
 		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, %s, so in the interleaved series of this run a ratio of medians within about %s of 1 is no farther apart than identical code can read, whatever the code (the fresh and cold series have no such control)",
-			aa.Variant, FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), FormatPct(f.floor))
+			aa.Variant, numtext.FormatRatio(aa.Ratio), intervalText(aa.CILow, aa.CIHigh, aa.Undefined), numtext.FormatPct(f.floor))
 		out = append(out, said(ClaimAAFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	case aa.Variant != "" && aa.Ratio > 0:
 		why := intervalText(aa.CILow, aa.CIHigh, aa.Undefined)
-		if Bounded(aa.CILow, aa.CIHigh) {
-			why = fmt.Sprintf("95%% interval %s, wider than %gx", FormatInterval(aa.CILow, aa.CIHigh), AAWidest)
+		if numtext.Bounded(aa.CILow, aa.CIHigh) {
+			why = fmt.Sprintf("95%% interval %s, wider than %gx", numtext.FormatInterval(aa.CILow, aa.CIHigh), AAWidest)
 		}
 		text := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, with %s, so this run sets no floor under what it can resolve",
-			aa.Variant, FormatRatio(aa.Ratio), why)
+			aa.Variant, numtext.FormatRatio(aa.Ratio), why)
 		out = append(out, said(ClaimAANoFloor, "", TopicResolution, KindResolution, aa.Variant, text)...)
 	}
 	return out
@@ -432,21 +434,21 @@ func gapsSentences(f *facts) []Sentence {
 // GapsText says how often the thread did not run while the harness read the
 // clock back to back, and how many such gaps a pass of the reference
 // variant meets on average; "" when the run did not measure it.
-func GapsText(r *Result, ref string) string {
+func GapsText(r *result.Result, ref string) string {
 	c := r.Conditions.Clock
 	if c.GapWindowNS <= 0 {
 		return ""
 	}
 	perSec := float64(c.GapCount) / (c.GapWindowNS / 1e9)
 	text := fmt.Sprintf("reading the clock back to back for %s, the harness saw %d gaps longer than %s (%.0f per second) in which the thread did not run, %s of the time",
-		FormatNS(c.GapWindowNS), c.GapCount, FormatNS(c.GapThresholdNS), perSec, FormatPct(c.GapTotalNS/c.GapWindowNS))
+		numtext.FormatNS(c.GapWindowNS), c.GapCount, numtext.FormatNS(c.GapThresholdNS), perSec, numtext.FormatPct(c.GapTotalNS/c.GapWindowNS))
 	if c.GapCount > 0 {
-		text += fmt.Sprintf(", the longest %s", FormatNS(c.GapMaxNS))
+		text += fmt.Sprintf(", the longest %s", numtext.FormatNS(c.GapMaxNS))
 	}
 	if v := r.Variant(ref); v != nil && c.GapCount > 0 {
 		if pass, ok := median(v.Series.Interleaved); ok && pass > 0 {
 			text += fmt.Sprintf("; a pass of %s (%s's median) meets %.2g of them on average, each adding %s on average, and one that meets the longest is slower by %s of the median for a reason that is not the code",
-				FormatNS(pass), ref, perSec*pass/1e9, FormatNS(c.GapTotalNS/float64(c.GapCount)), FormatPct(c.GapMaxNS/pass))
+				numtext.FormatNS(pass), ref, perSec*pass/1e9, numtext.FormatNS(c.GapTotalNS/float64(c.GapCount)), numtext.FormatPct(c.GapMaxNS/pass))
 		}
 	}
 	return text
@@ -494,7 +496,7 @@ func batchSentences(f *facts) []Sentence {
 			if v.BatchAuto > 1 {
 				out = append(out, said(ClaimBatchForced, "", TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed pass by pass, as batch=1 asked, though the calibration would have timed it in batches of %d: "+
 					"one pass is shorter than %d clock reads (%s each), so each sample includes the clock reads around it and is rounded to the clock's step (%s)%s",
-					v.Name, v.BatchAuto, f.r.Protocol.ReadsPerPass, FormatNS(clock.ReadCostNS), FormatNS(clock.ResolutionNS), readsText(v, clock.ReadCostNS)))...)
+					v.Name, v.BatchAuto, f.r.Protocol.ReadsPerPass, numtext.FormatNS(clock.ReadCostNS), numtext.FormatNS(clock.ResolutionNS), readsText(v, clock.ReadCostNS)))...)
 			}
 			continue
 		}
@@ -505,22 +507,22 @@ func batchSentences(f *facts) []Sentence {
 		out = append(out, said(ClaimBatched, "", TopicBatch, KindBatch, v.Name, fmt.Sprintf("%s was timed in batches of %d passes"+asked+": one pass is shorter than %d clock reads (%s each), "+
 			"too short for two reads around it to mean anything; each sample is a batch divided by %d, "+
 			"which hides the single slow pass that per-pass timing would show; the spread of batch means is not the spread of passes, so "+
-			"no sentence here reads pair shares of it as what one run resolves", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch)+batchAsmText(v))...)
+			"no sentence here reads pair shares of it as what one run resolves", v.Name, v.Batch, f.r.Protocol.ReadsPerPass, numtext.FormatNS(f.r.Conditions.Clock.ReadCostNS), v.Batch)+batchAsmText(v))...)
 	}
 	return out
 }
 
 // readsText says how many clock reads a per-pass sample's median lasts.
-func readsText(v *Variant, readCost float64) string {
+func readsText(v *result.Variant, readCost float64) string {
 	m, ok := median(v.Series.Interleaved)
 	if !ok || readCost <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("; its median sample, %s, lasts %.1f clock reads", FormatNS(m), m/readCost)
+	return fmt.Sprintf("; its median sample, %s, lasts %.1f clock reads", numtext.FormatNS(m), m/readCost)
 }
 
 // batchAsmText says what the batch loop holds, from its own disassembly.
-func batchAsmText(v *Variant) string {
+func batchAsmText(v *result.Variant) string {
 	if v.BatchFinding == "" {
 		return ""
 	}
@@ -544,7 +546,7 @@ func loadSentences(f *facts) []Sentence {
 	kind, claim := KindLoad, ClaimLoadForced
 	switch {
 	case r.Protocol.Load > 0:
-		text += "; the run itself started " + plural(r.Protocol.Load, "busy thread")
+		text += "; the run itself started " + numtext.Plural(r.Protocol.Load, "busy thread")
 		if len(r.Protocol.LoadCPUs) > 0 {
 			text += " on CPU " + intsText(r.Protocol.LoadCPUs)
 		}

@@ -1,4 +1,4 @@
-package bench
+package findings
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // BWCeilingBand is how close to the fingerprint's streaming read a
@@ -36,7 +38,7 @@ func LastLevelCache(d machine.Description) int64 {
 // BWSentences are the bandwidth ceiling's sentences of one result, as its
 // plausibility paragraph writes them: of every live variant whose median
 // the clock can time.
-func BWSentences(r *Result) []Sentence {
+func BWSentences(r *result.Result) []Sentence {
 	var out []Sentence
 	for i := range r.Variants {
 		v := &r.Variants[i]
@@ -52,7 +54,7 @@ func BWSentences(r *Result) []Sentence {
 // sweepBW are the bandwidth ceiling's sentences of every point of a sweep,
 // in the sweep's commentary (a point's own commentary is not shown): the
 // Key is the point's index.
-func sweepBW(rs []*Result) []Sentence {
+func sweepBW(rs []*result.Result) []Sentence {
 	var out []Sentence
 	for _, r := range rs {
 		if r.Sweep == nil {
@@ -78,7 +80,7 @@ func sweepBW(rs []*Result) []Sentence {
 // A result without a working set in bytes (no sweep, or one whose bytes
 // are unknown), without a stream in its fingerprint (older, or
 // fingerprint=off) or without cache sizes is not judged.
-func bwCeiling(r *Result, v *Variant, median float64) []Sentence {
+func bwCeiling(r *result.Result, v *result.Variant, median float64) []Sentence {
 	fp := r.Conditions.Fingerprint
 	if r.Sweep == nil || r.Sweep.Bytes == nil || *r.Sweep.Bytes <= 0 || fp == nil || !(median > 0) {
 		return nil
@@ -90,15 +92,15 @@ func bwCeiling(r *Result, v *Variant, median float64) []Sentence {
 	}
 	bw := float64(ws) / median
 	fastest := slices.Max(st.Trials)
-	head := fmt.Sprintf("%s: %sB, its working set, in %s per pass is %s bytes per ns (GB/s)", v.Name, FormatBytes(ws), FormatNS(median), sig(bw))
-	caches := fmt.Sprintf("the working set and the stream both exceed the %sB last-level cache", FormatBytes(llc))
+	head := fmt.Sprintf("%s: %sB, its working set, in %s per pass is %s bytes per ns (GB/s)", v.Name, numtext.FormatBytes(ws), numtext.FormatNS(median), numtext.Sig(bw))
+	caches := fmt.Sprintf("the working set and the stream both exceed the %sB last-level cache", numtext.FormatBytes(llc))
 	switch {
 	case bw > (1+BWCeilingBand)*fastest:
 		return said(ClaimBWOver, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s, %sx the fastest streaming read of this run's fingerprint (%s GB/s through %sB; %s): more than memory delivered to one core, so a pass does not read all of its working set from memory (part of it is not read, or it sits in a cache), unless other work slowed memory while the fingerprint read it",
-			head, FormatRatio(bw/fastest), sig(fastest), FormatBytes(st.Bytes), caches))
+			head, numtext.FormatRatio(bw/fastest), numtext.Sig(fastest), numtext.FormatBytes(st.Bytes), caches))
 	case math.Abs(bw/st.Value-1) <= BWCeilingBand && fastest <= (1+2*BWCeilingBand)*st.Value:
 		return said(ClaimBWAt, "", TopicPlausibility, "", v.Name, fmt.Sprintf("%s, within %s of the streaming read of this run's fingerprint (%s GB/s through %sB, the median of its trials; %s): if a pass reads its working set once, it runs at the memory bandwidth this run measured for one core",
-			head, FormatPct(BWCeilingBand), sig(st.Value), FormatBytes(st.Bytes), caches))
+			head, numtext.FormatPct(BWCeilingBand), numtext.Sig(st.Value), numtext.FormatBytes(st.Bytes), caches))
 	}
 	return nil
 }

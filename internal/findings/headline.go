@@ -1,4 +1,4 @@
-package bench
+package findings
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -45,11 +46,11 @@ func (l HeadlineLine) Sentence() Sentence {
 // After the variants come lines with no variant: what the session said of
 // the baseline (what changed, or why there is none), a baseline left out,
 // the prediction and whether it held, and a partial run.
-func Headline(r *Result) []HeadlineLine {
+func Headline(r *result.Result) []HeadlineLine {
 	return append(variantHeadlines(r), contextHeadlines(r)...)
 }
 
-func contextHeadlines(r *Result) []HeadlineLine {
+func contextHeadlines(r *result.Result) []HeadlineLine {
 	var out []HeadlineLine
 	add := func(claim, text string) {
 		if text != "" {
@@ -72,26 +73,26 @@ func contextHeadlines(r *Result) []HeadlineLine {
 		case p.Held == nil || p.Observed == nil:
 			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: not judged (the run did not measure both)", p.Text))
 		case *p.Held:
-			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: held (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: held (%s/%s = %s)", p.Text, p.A, p.B, numtext.FormatRatio(*p.Observed)))
 		default:
-			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: did not hold (%s/%s = %s)", p.Text, p.A, p.B, FormatRatio(*p.Observed)))
+			add(ClaimPrediction, fmt.Sprintf("prediction %s, written before the run: did not hold (%s/%s = %s)", p.Text, p.A, p.B, numtext.FormatRatio(*p.Observed)))
 		}
 	}
 	return out
 }
 
 // quickText is the headline's line of a quick run.
-func quickText(p Protocol) string {
+func quickText(p result.Protocol) string {
 	return fmt.Sprintf("QUICK: reps=%d runs=%d, a smoke test that the cell runs, not a measurement (the quick key, or BENCHBOOK_QUICK=1)", p.Reps, p.Runs)
 }
 
-func variantHeadlines(r *Result) []HeadlineLine {
+func variantHeadlines(r *result.Result) []HeadlineLine {
 	took := runTime(r)
 	if bl := r.Baseline; bl != nil && len(bl.Verdicts) > 0 {
 		out := make([]HeadlineLine, 0, len(bl.Verdicts))
 		for _, v := range bl.Verdicts {
 			claim := ClaimHeadlineBaseline
-			if v.Verdict == VerdictDead || v.Verdict == VerdictHollow {
+			if v.Verdict == result.VerdictDead || v.Verdict == result.VerdictHollow {
 				claim = ClaimHeadlineNotLive
 			}
 			out = append(out, HeadlineLine{Variant: v.Name, Verdict: v.Verdict, Text: baselineHeadline(r, v, took), Claim: claim})
@@ -113,7 +114,7 @@ func variantHeadlines(r *Result) []HeadlineLine {
 }
 
 // runTime is how long the run took, from its conditions before and after.
-func runTime(r *Result) time.Duration {
+func runTime(r *result.Result) time.Duration {
 	a, e1 := time.Parse(time.RFC3339Nano, r.Conditions.Before.Time)
 	b, e2 := time.Parse(time.RFC3339Nano, r.Conditions.After.Time)
 	if e1 != nil || e2 != nil || b.Before(a) {
@@ -133,25 +134,25 @@ func seconds(d time.Duration) string {
 // with the interval turned the same way.
 func times(ratio, lo, hi float64) (word, iv string) {
 	if ratio >= 1 {
-		return fmt.Sprintf("%sx slower", FormatRatio(ratio)), FormatInterval(lo, hi)
+		return fmt.Sprintf("%sx slower", numtext.FormatRatio(ratio)), numtext.FormatInterval(lo, hi)
 	}
 	if lo > 0 && hi > 0 {
-		iv = FormatInterval(1/hi, 1/lo)
+		iv = numtext.FormatInterval(1/hi, 1/lo)
 	} else {
 		iv = "none"
 	}
-	return fmt.Sprintf("%sx faster", FormatRatio(1/ratio)), iv
+	return fmt.Sprintf("%sx faster", numtext.FormatRatio(1/ratio)), iv
 }
 
-func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
+func baselineHeadline(r *result.Result, v result.VariantVerdict, took time.Duration) string {
 	bl := r.Baseline
 	than := "the previous build"
 	if bl.Other != "" {
 		than = bl.Other
 	}
-	if _, base := ControlName(r); base != "" { // a control (controls.go): what the other side is
+	if _, base := result.ControlName(r); base != "" { // a control (controls.go): what the other side is
 		than = "the build with " + base
-		if r.Control.Kind == ControlPages {
+		if r.Control.Kind == result.ControlPages {
 			than = "the same binary with " + base
 		}
 	}
@@ -159,29 +160,29 @@ func baselineHeadline(r *Result, v VariantVerdict, took time.Duration) string {
 	if v.AsmSame {
 		asm = "assembly identical"
 	}
-	how := fmt.Sprintf("same run, %s%s", plural(bl.Blocks, "pair"), seconds(took))
+	how := fmt.Sprintf("same run, %s%s", numtext.Plural(bl.Blocks, "pair"), seconds(took))
 	switch v.Verdict {
-	case VerdictDead, VerdictHollow:
+	case result.VerdictDead, result.VerdictHollow:
 		return notLiveHeadline(r, v, than)
-	case VerdictSlower, VerdictFaster:
+	case result.VerdictSlower, result.VerdictFaster:
 		word, iv := times(v.Ratio, v.CILow, v.CIHigh)
 		side := "slower"
-		if v.Verdict == VerdictFaster {
+		if v.Verdict == result.VerdictFaster {
 			side = "faster"
 		}
 		return fmt.Sprintf("%s: %s %s than %s (%s; %d of %d pairs %s) - %s", v.Name, word, iv, than, how,
 			sidePairs(v), v.Blocks, side, asm)
-	case VerdictNoDifference:
-		return fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (resolve=%s; %s) - %s", v.Name, than, FormatInterval(v.CILow, v.CIHigh),
+	case result.VerdictNoDifference:
+		return fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (resolve=%s; %s) - %s", v.Name, than, numtext.FormatInterval(v.CILow, v.CIHigh),
 			percent(r.Protocol.Resolve/2), percent(r.Protocol.Resolve), how, asm)
 	}
-	return fmt.Sprintf("%s: undefined %s against %s: %s (%s) - %s", v.Name, FormatInterval(v.CILow, v.CIHigh), than,
+	return fmt.Sprintf("%s: undefined %s against %s: %s (%s) - %s", v.Name, numtext.FormatInterval(v.CILow, v.CIHigh), than,
 		needed(r, v), how, asm)
 }
 
 // sidePairs is how many of the deciding pairs lie on the verdict's side.
-func sidePairs(v VariantVerdict) int {
-	if v.Verdict == VerdictFaster {
+func sidePairs(v result.VariantVerdict) int {
+	if v.Verdict == result.VerdictFaster {
 		return v.Blocks - v.Positive
 	}
 	return v.Positive
@@ -191,11 +192,11 @@ func sidePairs(v VariantVerdict) int {
 // can come from, or an interval narrower than resolve, and about how many
 // pairs would give one (an interval narrows as one over the square root of
 // the pairs), or a quieter machine.
-func needed(r *Result, v VariantVerdict) string {
+func needed(r *result.Result, v result.VariantVerdict) string {
 	bl := r.Baseline
 	first := stats.SeqMinBlocks(v.Level, 1000)
-	if !Bounded(v.CILow, v.CIHigh) {
-		return fmt.Sprintf("%s are too few for a verdict, which takes at least %d%s", plural(bl.Blocks, "pair"), first, budgetNote(r))
+	if !numtext.Bounded(v.CILow, v.CIHigh) {
+		return fmt.Sprintf("%s are too few for a verdict, which takes at least %d%s", numtext.Plural(bl.Blocks, "pair"), first, budgetNote(r))
 	}
 	width := v.CIHigh/v.CILow - 1
 	more := int(math.Ceil(float64(bl.Blocks) * math.Pow(width/r.Protocol.Resolve, 2)))
@@ -208,12 +209,12 @@ func needed(r *Result, v VariantVerdict) string {
 		what = fmt.Sprintf("a difference, but whether it exceeds ±%s is not known", percent(r.Protocol.Resolve/2))
 	}
 	return fmt.Sprintf("%s (resolve=%s) after %s%s; about %d pairs would narrow it enough%s",
-		what, percent(r.Protocol.Resolve), plural(bl.Blocks, "pair"), budgetNote(r), more, load)
+		what, percent(r.Protocol.Resolve), numtext.Plural(bl.Blocks, "pair"), budgetNote(r), more, load)
 }
 
 // budgetNote says the budget ended the blocks, when it did.
-func budgetNote(r *Result) string {
-	if r.Baseline.Stop == StopBudget {
+func budgetNote(r *result.Result) string {
+	if r.Baseline.Stop == result.StopBudget {
 		return fmt.Sprintf(" (the budget, %s, was spent)", time.Duration(r.Protocol.BudgetMS*float64(time.Millisecond)))
 	}
 	return ""
@@ -226,16 +227,16 @@ func percent(f float64) string {
 
 // notLiveHeadline is the headline of a variant whose timed code is dead or
 // hollow in either build: which one, and that no ratio is a speed-up.
-func notLiveHeadline(r *Result, v VariantVerdict, than string) string {
+func notLiveHeadline(r *result.Result, v result.VariantVerdict, than string) string {
 	now := r.Variant(v.Name)
 	pass := ""
 	if now != nil {
 		if s := now.Series.Interleaved; s != nil {
-			pass = fmt.Sprintf(", %s a pass", FormatNS(s.Summary.Median))
+			pass = fmt.Sprintf(", %s a pass", numtext.FormatNS(s.Summary.Median))
 		}
 	}
-	what := map[string]string{VerdictDead: "DEAD", VerdictHollow: "HOLLOW"}
-	means := map[string]string{VerdictDead: "it times the clock", VerdictHollow: "only a counting loop is left"}
+	what := map[string]string{result.VerdictDead: "DEAD", result.VerdictHollow: "HOLLOW"}
+	means := map[string]string{result.VerdictDead: "it times the clock", result.VerdictHollow: "only a counting loop is left"}
 	switch {
 	case v.New != "" && v.Previous == v.New:
 		return fmt.Sprintf("%s: %s in both builds: %s%s; nothing to compare", v.Name, what[v.New], means[v.New], pass)
@@ -246,11 +247,11 @@ func notLiveHeadline(r *Result, v VariantVerdict, than string) string {
 }
 
 // aloneHeadline is the headline of a variant in a run without a baseline.
-func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) HeadlineLine {
+func aloneHeadline(r *result.Result, v *result.Variant, ref string, took time.Duration) HeadlineLine {
 	s := v.Series.Interleaved
 	med := ""
 	if s != nil {
-		med = FormatNS(s.Summary.Median) + " a pass"
+		med = numtext.FormatNS(s.Summary.Median) + " a pass"
 	}
 	blocks := len(blockSet(r.RoundBlock))
 	how := fmt.Sprintf("%d rounds", len(r.RoundBlock))
@@ -260,13 +261,13 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 	how += seconds(took)
 	switch {
 	case v.Dead:
-		return aloneLine(v.Name, VerdictDead, fmt.Sprintf("%s: DEAD: it times the clock (%s); the compiler removed the work", v.Name, med))
+		return aloneLine(v.Name, result.VerdictDead, fmt.Sprintf("%s: DEAD: it times the clock (%s); the compiler removed the work", v.Name, med))
 	case v.Hollow:
-		return aloneLine(v.Name, VerdictHollow, fmt.Sprintf("%s: HOLLOW: only a counting loop is left (%s); the result is unused", v.Name, med))
+		return aloneLine(v.Name, result.VerdictHollow, fmt.Sprintf("%s: HOLLOW: only a counting loop is left (%s); the result is unused", v.Name, med))
 	case v.Name == ref || ref == "":
 		per := ""
 		if e := r.Protocol.Elements; e != nil && *e > 0 && s != nil {
-			per = fmt.Sprintf(", %s an element", FormatNS(s.Summary.Median/float64(*e)))
+			per = fmt.Sprintf(", %s an element", numtext.FormatNS(s.Summary.Median/float64(*e)))
 		}
 		return aloneLine(v.Name, "", fmt.Sprintf("%s: %s%s (median of %s)", v.Name, med, per, how))
 	}
@@ -275,27 +276,27 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 		return aloneLine(v.Name, "", fmt.Sprintf("%s: %s (%s)", v.Name, med, how))
 	}
 	res := resolveOf(r)
-	switch Verdict(c.Significant, c.CILow, c.CIHigh, res) {
-	case VerdictSlower, VerdictFaster:
+	switch result.Verdict(c.Significant, c.CILow, c.CIHigh, res) {
+	case result.VerdictSlower, result.VerdictFaster:
 		word, iv := times(c.Shift, c.CILow, c.CIHigh)
-		verdict := VerdictSlower
+		verdict := result.VerdictSlower
 		if c.Shift < 1 {
-			verdict = VerdictFaster
+			verdict = result.VerdictFaster
 		}
 		return aloneLine(v.Name, verdict, fmt.Sprintf("%s: %s %s than %s (%s, %s)", v.Name, word, iv, ref, med, how))
-	case VerdictNoDifference:
-		return aloneLine(v.Name, VerdictNoDifference, fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (%s, %s)", v.Name,
-			ref, FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how))
+	case result.VerdictNoDifference:
+		return aloneLine(v.Name, result.VerdictNoDifference, fmt.Sprintf("%s: no difference from %s: %s lies within ±%s (%s, %s)", v.Name,
+			ref, numtext.FormatInterval(c.CILow, c.CIHigh), percent(res/2), med, how))
 	}
-	if !Bounded(c.CILow, c.CIHigh) {
-		return aloneLine(v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how))
+	if !numtext.Bounded(c.CILow, c.CIHigh) {
+		return aloneLine(v.Name, result.VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s (%s, %s)", v.Name, ref, c.Undefined, med, how))
 	}
 	what := "holds 1 but reaches past"
 	if c.CILow > 1 || c.CIHigh < 1 { // a difference, of a size not known against the band
 		what = "excludes 1 but reaches across"
 	}
-	return aloneLine(v.Name, VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s %s ±%s; take more reps (%s, %s)",
-		v.Name, ref, FormatInterval(c.CILow, c.CIHigh), what, percent(res/2), med, how))
+	return aloneLine(v.Name, result.VerdictUndefined, fmt.Sprintf("%s: undefined against %s: %s %s ±%s; take more reps (%s, %s)",
+		v.Name, ref, numtext.FormatInterval(c.CILow, c.CIHigh), what, percent(res/2), med, how))
 }
 
 // aloneLine is a headline without a baseline, with the claim its verdict
@@ -303,7 +304,7 @@ func aloneHeadline(r *Result, v *Variant, ref string, took time.Duration) Headli
 func aloneLine(variant, verdict, text string) HeadlineLine {
 	claim := ClaimHeadlineAlone
 	switch verdict {
-	case VerdictDead, VerdictHollow:
+	case result.VerdictDead, result.VerdictHollow:
 		claim = ClaimHeadlineDead
 	case "":
 		claim = ClaimHeadlineTime
@@ -313,7 +314,7 @@ func aloneLine(variant, verdict, text string) HeadlineLine {
 
 // resolveOf is the width below which an interval holding 1 is "no
 // difference": the run's resolve=, else the default.
-func resolveOf(r *Result) float64 {
+func resolveOf(r *result.Result) float64 {
 	if r.Protocol.Resolve > 0 {
 		return r.Protocol.Resolve
 	}
@@ -322,7 +323,7 @@ func resolveOf(r *Result) float64 {
 
 // comparisonOf is a over b from the result's comparisons, turned the right
 // way (a comparison is stored slower over faster).
-func comparisonOf(r *Result, a, b string) (Comparison, bool) {
+func comparisonOf(r *result.Result, a, b string) (result.Comparison, bool) {
 	for _, c := range r.Comparisons {
 		switch {
 		case c.A == a && c.B == b:
@@ -340,7 +341,7 @@ func comparisonOf(r *Result, a, b string) (Comparison, bool) {
 			return c, true
 		}
 	}
-	return Comparison{}, false
+	return result.Comparison{}, false
 }
 
 func blockSet(b []int) map[int]bool {

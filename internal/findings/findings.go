@@ -1,9 +1,11 @@
-package bench
+package findings
 
 import (
 	"math"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -105,13 +107,13 @@ const TextVersion = 6
 // Findings says what a result shows, each finding in words made from its
 // own numbers: the sentences of Sentences that carry a kind. It reads only
 // the result, so anyone can recompute it.
-func Findings(r *Result) []Finding {
-	out := []Finding{}
+func Findings(r *result.Result) []result.Finding {
+	out := []result.Finding{}
 	for _, s := range Sentences(r) {
 		if s.Kind == "" {
 			continue
 		}
-		f := Finding{Kind: s.Kind, Text: s.Text}
+		f := result.Finding{Kind: s.Kind, Text: s.Text}
 		if s.Variant != "" {
 			v := s.Variant
 			f.Variant = &v
@@ -123,7 +125,7 @@ func Findings(r *Result) []Finding {
 
 // Sentences writes every sentence about a result, topic by topic in the
 // order of Topics.
-func Sentences(r *Result) []Sentence {
+func Sentences(r *result.Result) []Sentence {
 	f := readFacts(r)
 	var out []Sentence
 	for _, w := range []func(*facts) []Sentence{partialSentences, predictionSentences, baselineSentences, deadSentences,
@@ -136,10 +138,10 @@ func Sentences(r *Result) []Sentence {
 
 // facts are the values the sentences share, each computed once by one rule.
 type facts struct {
-	r *Result
+	r *result.Result
 	// ref is the live variant the other sentences measure against; nil when
 	// no variant is live.
-	ref *Variant
+	ref *result.Variant
 	// floor is the A/A control's reach (aaFloor), as a fraction; 0 when
 	// the run has no A/A control.
 	floor float64
@@ -152,7 +154,7 @@ type facts struct {
 	busy []machine.ProcUse
 }
 
-func readFacts(r *Result) *facts {
+func readFacts(r *result.Result) *facts {
 	f := &facts{r: r, ref: r.Variant(referenceVariant(r))}
 	f.floor = aaFloor(r.AA)
 	f.mhz, f.estimated = FrequencyMHz(r)
@@ -161,11 +163,11 @@ func readFacts(r *Result) *facts {
 	return f
 }
 
-func live(v *Variant) bool { return !v.Dead && !v.Hollow }
+func live(v *result.Variant) bool { return !v.Dead && !v.Hollow }
 
 // referenceVariant is the live variant the other sentences refer to: the
 // A/A variant when it is live, else the first live one; "" when none is.
-func referenceVariant(r *Result) string {
+func referenceVariant(r *result.Result) string {
 	if v := r.Variant(r.AA.Variant); v != nil && live(v) {
 		return v.Name
 	}
@@ -181,8 +183,8 @@ func referenceVariant(r *Result) string {
 // of the A/A control's interval ends and its own ratio of medians (which
 // may lie outside the interval of the typical ratio; with the interval
 // alone, the control's own ratio lay outside its "floor" in real runs).
-func aaFloor(aa AA) float64 {
-	if aa.Variant == "" || aa.Ratio <= 0 || !Bounded(aa.CILow, aa.CIHigh) || aa.CIHigh > AAWidest*aa.CILow {
+func aaFloor(aa result.AA) float64 {
+	if aa.Variant == "" || aa.Ratio <= 0 || !numtext.Bounded(aa.CILow, aa.CIHigh) || aa.CIHigh > AAWidest*aa.CILow {
 		return 0
 	}
 	return math.Max(math.Abs(aa.Ratio-1), math.Max(aa.CIHigh-1, 1-aa.CILow))
@@ -203,7 +205,7 @@ func busyProcesses(d *machine.During) []machine.ProcUse {
 	return out
 }
 
-func median(s *Samples) (float64, bool) {
+func median(s *result.Samples) (float64, bool) {
 	if s == nil || s.Summary.N == 0 {
 		return 0, false
 	}
@@ -212,7 +214,7 @@ func median(s *Samples) (float64, bool) {
 
 // FrequencyMHz is the clock the run saw: the cpufreq reading, else the
 // estimate from a chain of dependent adds; 0 when neither is known.
-func FrequencyMHz(r *Result) (mhz float64, estimated bool) {
+func FrequencyMHz(r *result.Result) (mhz float64, estimated bool) {
 	for _, m := range []map[string]float64{r.Conditions.Before.FreqKHz, r.Conditions.After.FreqKHz} {
 		for _, khz := range m {
 			mhz = math.Max(mhz, khz/1000)

@@ -1,9 +1,11 @@
-package bench
+package findings
 
 import (
 	"fmt"
 
 	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // TopicControl: what a control (pages=, pad=; controls.go) showed, and the
@@ -31,7 +33,7 @@ func controlSentences(f *facts) []Sentence {
 		return strideSentences(r)
 	}
 	var out []Sentence
-	if r.Control.Kind == ControlPages {
+	if r.Control.Kind == result.ControlPages {
 		out = append(out, said(ClaimControlPages, "", TopicControl, KindControl, "", pagesObtainedText(r.Control))...)
 	}
 	for _, v := range r.Baseline.Verdicts {
@@ -41,8 +43,8 @@ func controlSentences(f *facts) []Sentence {
 }
 
 // pagesObtainedText says what each side of pages=huge got.
-func pagesObtainedText(c *Control) string {
-	side := func(p *PagesGot) string {
+func pagesObtainedText(c *result.Control) string {
+	side := func(p *result.PagesGot) string {
 		if p == nil || p.Processes == 0 {
 			return "no pages record (a harness before version 7)"
 		}
@@ -65,39 +67,39 @@ func pagesObtainedText(c *Control) string {
 
 // controlVerdictText is one variant's verdict under the control, and the
 // mechanism it shows or rules out.
-func controlVerdictText(r *Result, v VariantVerdict) string {
-	control, base := ControlName(r)
+func controlVerdictText(r *result.Result, v result.VariantVerdict) string {
+	control, base := result.ControlName(r)
 	switch v.Verdict {
-	case VerdictFaster, VerdictSlower, VerdictNoDifference:
-	case VerdictUndefined:
+	case result.VerdictFaster, result.VerdictSlower, result.VerdictNoDifference:
+	case result.VerdictUndefined:
 		return fmt.Sprintf("%s: %s against %s undefined, %s, measured in the same run: the interval is not narrow enough to tell, so this run names no mechanism",
-			v.Name, control, base, FormatInterval(v.CILow, v.CIHigh))
+			v.Name, control, base, numtext.FormatInterval(v.CILow, v.CIHigh))
 	default:
 		return ""
 	}
 	what := fmt.Sprintf("%s: with %s %s than with %s, measured in the same run", v.Name, control, controlRatioText(v), base)
-	if v.Verdict == VerdictNoDifference {
+	if v.Verdict == result.VerdictNoDifference {
 		what = fmt.Sprintf("%s: no difference between %s and %s (%s within ±%s), measured in the same run", v.Name, control, base,
-			FormatInterval(v.CILow, v.CIHigh), percent(r.Protocol.Resolve/2))
+			numtext.FormatInterval(v.CILow, v.CIHigh), percent(r.Protocol.Resolve/2))
 	}
 	switch r.Control.Kind {
-	case ControlPages:
+	case result.ControlPages:
 		if !r.Control.Pages.Obtained() || !r.Control.BasePages.None() {
 			return what
 		}
 		switch v.Verdict {
-		case VerdictFaster:
+		case result.VerdictFaster:
 			return what + ": TLB misses of the 4 KiB pages account for the difference"
-		case VerdictNoDifference:
+		case result.VerdictNoDifference:
 			return what + ": the TLB does not explain its time"
 		}
 		return what + ": huge pages did not help it"
-	case ControlPad:
+	case result.ControlPad:
 		stride, ok := powerStride(r, r.Baseline.Asm[v.Name])
 		switch {
-		case v.Verdict == VerdictFaster && ok:
+		case v.Verdict == result.VerdictFaster && ok:
 			return what + fmt.Sprintf(": the unpadded walk's stride of %s, a power of two, made its accesses conflict in the same cache sets, and padding relieved it", bytesText(stride))
-		case v.Verdict == VerdictFaster:
+		case v.Verdict == result.VerdictFaster:
 			return what
 		case ok:
 			return what + fmt.Sprintf(": padding by %s bytes does not relieve its %s stride, so set conflicts are not shown by this control (another pad may differ)", r.Control.Value, bytesText(stride))
@@ -108,7 +110,7 @@ func controlVerdictText(r *Result, v VariantVerdict) string {
 }
 
 // controlRatioText is "2.1x faster [1.9, 2.3]" or "1.3x slower [...]".
-func controlRatioText(v VariantVerdict) string {
+func controlRatioText(v result.VariantVerdict) string {
 	word, iv := times(v.Ratio, v.CILow, v.CIHigh)
 	return word + " " + iv
 }
@@ -116,7 +118,7 @@ func controlRatioText(v VariantVerdict) string {
 // strideSentences: per live variant whose innermost loop walks memory with
 // a power-of-two stride of at least StrideConflictMin, that set conflicts
 // are likely and which control tests them.
-func strideSentences(r *Result) []Sentence {
+func strideSentences(r *result.Result) []Sentence {
 	var out []Sentence
 	for _, v := range r.Variants {
 		if v.Dead || v.Hollow {
@@ -135,7 +137,7 @@ func strideSentences(r *Result) []Sentence {
 
 // powerStride is the largest power-of-two stride of at least
 // StrideConflictMin in the innermost loops of a stored assembly text.
-func powerStride(r *Result, text string) (int64, bool) {
+func powerStride(r *result.Result, text string) (int64, bool) {
 	if text == "" {
 		return 0, false
 	}
@@ -154,7 +156,7 @@ func powerStride(r *Result, text string) (int64, bool) {
 
 // bytesText writes a byte count as "8 KiB", "16 MiB" or "64 bytes".
 func bytesText(b int64) string {
-	s := FormatBytes(b)
+	s := numtext.FormatBytes(b)
 	if last := s[len(s)-1]; last == 'K' || last == 'M' || last == 'G' {
 		return s[:len(s)-1] + " " + string(last) + "iB"
 	}

@@ -1,9 +1,12 @@
-package bench
+package findings
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The claims of a sweep's headline lines (SweepHeadline); internal/prose's
@@ -25,7 +28,7 @@ const (
 // words of the commentary's sentence. The same functions as the
 // commentary's (Curves, FindSteps) find the steps: one rule, said twice at
 // two lengths.
-func SweepHeadline(rs []*Result) []HeadlineLine {
+func SweepHeadline(rs []*result.Result) []HeadlineLine {
 	sum := SweepOf(rs)
 	if sum == nil || len(rs) == 0 {
 		return nil
@@ -45,7 +48,7 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 			if len(c) == 1 {
 				_, m, _ := Quartiles(c[0].PerEl)
 				out = append(out, HeadlineLine{Variant: variant, Claim: ClaimSweepHeadline, Key: indices(c...),
-					Text: fmt.Sprintf("%s%s: %s per element at %s (1 point%s)", variant, of, FormatNS(m), pointText(c[0]), seconds(took))})
+					Text: fmt.Sprintf("%s%s: %s per element at %s (1 point%s)", variant, of, numtext.FormatNS(m), pointText(c[0]), seconds(took))})
 				continue
 			}
 			_, m0, _ := Quartiles(c[0].PerEl)
@@ -53,7 +56,7 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 			var steps []string
 			for _, st := range FindSteps(c, sum.Caches) {
 				if !st.Unchecked {
-					steps = append(steps, fmt.Sprintf("%s to %s %sx", st.From.Label, st.To.Label, FormatRatio(st.Ratio)))
+					steps = append(steps, fmt.Sprintf("%s to %s %sx", st.From.Label, st.To.Label, numtext.FormatRatio(st.Ratio)))
 				}
 			}
 			where := "no step"
@@ -64,8 +67,8 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 			default:
 				where = fmt.Sprintf("%d steps: from %s", len(steps), strings.Join(steps, ", from "))
 			}
-			text := fmt.Sprintf("%s%s: %s to %s per element from %s to %s (%sx), %s (%s%s)", variant, of, FormatNS(m0), FormatNS(m1),
-				pointText(c[0]), pointText(c[len(c)-1]), FormatRatio(m1/m0), where, plural(len(c), "point"), seconds(took))
+			text := fmt.Sprintf("%s%s: %s to %s per element from %s to %s (%sx), %s (%s%s)", variant, of, numtext.FormatNS(m0), numtext.FormatNS(m1),
+				pointText(c[0]), pointText(c[len(c)-1]), numtext.FormatRatio(m1/m0), where, numtext.Plural(len(c), "point"), seconds(took))
 			out = append(out, HeadlineLine{Variant: variant, Text: text, Claim: ClaimSweepHeadline, Key: indices(c...)})
 		}
 	}
@@ -94,7 +97,7 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 		if n == len(rs) {
 			at = "at every point"
 		}
-		out = append(out, HeadlineLine{Variant: v.Name, Verdict: map[string]string{"DEAD": VerdictDead, "HOLLOW": VerdictHollow}[word],
+		out = append(out, HeadlineLine{Variant: v.Name, Verdict: map[string]string{"DEAD": result.VerdictDead, "HOLLOW": result.VerdictHollow}[word],
 			Text: fmt.Sprintf("%s: %s %s: %s; not on the curves", v.Name, word, at, what), Claim: ClaimSweepHeadlineNotLive})
 	}
 	if pr := rs[0].Protocol; pr.Quick {
@@ -112,7 +115,7 @@ func SweepHeadline(rs []*Result) []HeadlineLine {
 
 // sweepTime is the time from the first point's start to the last end of
 // any point (the points are measured interleaved).
-func sweepTime(rs []*Result) time.Duration {
+func sweepTime(rs []*result.Result) time.Duration {
 	var first, last time.Time
 	for _, r := range rs {
 		a, e1 := time.Parse(time.RFC3339Nano, r.Conditions.Before.Time)
