@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/benchbook/benchbook/internal/sweep"
 )
 
 // Simulated cache misses (issue 14, item 4). counts runs callgrind with
@@ -49,7 +51,7 @@ func sysCacheArgs() []string {
 			return strings.TrimSpace(string(b))
 		}
 		level, _ := strconv.Atoi(read("level"))
-		size, _ := parseCacheSize(read("size")) // sweep_caches.go
+		size, _ := sweep.ParseCacheSize(read("size")) // sweep_caches.go
 		ways, _ := strconv.ParseInt(read("ways_of_associativity"), 10, 64)
 		line, _ := strconv.ParseInt(read("coherency_line_size"), 10, 64)
 		if size <= 0 || ways <= 0 || line <= 0 || size%(ways*line) != 0 || bits.OnesCount64(uint64(size/(ways*line))) != 1 {

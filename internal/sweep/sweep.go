@@ -1,4 +1,4 @@
-package bench
+package sweep
 
 import (
 	"debug/elf"
@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // MaxSweepPoints bounds the points of one sweep (the product of its axes):
@@ -18,12 +21,12 @@ var paramRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // ParseSweep reads the sweep= key: one axis or two separated by ';'.
 // An axis is PARAM:FROM..TO (powers of two from FROM up to TO),
 // PARAM:FROM..TO*F (a factor F instead of 2) or PARAM:V1,V2,... (a list).
-func ParseSweep(s string) ([]Axis, error) {
+func ParseSweep(s string) ([]result.Axis, error) {
 	parts := strings.Split(s, ";")
 	if len(parts) > 2 {
 		return nil, fmt.Errorf("sweep=%s: at most two axes, separated by ';'", s)
 	}
-	var axes []Axis
+	var axes []result.Axis
 	total := 1
 	for _, part := range parts {
 		a, err := parseAxis(strings.TrimSpace(part))
@@ -47,32 +50,32 @@ func ParseSweep(s string) ([]Axis, error) {
 	return axes, nil
 }
 
-func parseAxis(s string) (Axis, error) {
+func parseAxis(s string) (result.Axis, error) {
 	param, spec, ok := strings.Cut(s, ":")
 	param = strings.TrimSpace(param)
 	if !ok || !paramRE.MatchString(param) {
-		return Axis{}, fmt.Errorf("%q: write PARAM:FROM..TO, PARAM:FROM..TO*FACTOR or PARAM:V1,V2,... with PARAM a C or Go identifier, e.g. N:4K..64M", s)
+		return result.Axis{}, fmt.Errorf("%q: write PARAM:FROM..TO, PARAM:FROM..TO*FACTOR or PARAM:V1,V2,... with PARAM a C or Go identifier, e.g. N:4K..64M", s)
 	}
-	a := Axis{Param: param}
+	a := result.Axis{Param: param}
 	if from, to, isRange := strings.Cut(spec, ".."); isRange {
 		factor := int64(2)
 		if t, f, ok := strings.Cut(to, "*"); ok {
 			n, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
 			if err != nil || n < 2 {
-				return Axis{}, fmt.Errorf("%s: the factor %q is not a whole number >= 2", param, f)
+				return result.Axis{}, fmt.Errorf("%s: the factor %q is not a whole number >= 2", param, f)
 			}
 			factor, to = n, t
 		}
-		lo, err := ParseSize(from)
+		lo, err := numtext.ParseSize(from)
 		if err != nil {
-			return Axis{}, fmt.Errorf("%s: %w", param, err)
+			return result.Axis{}, fmt.Errorf("%s: %w", param, err)
 		}
-		hi, err := ParseSize(to)
+		hi, err := numtext.ParseSize(to)
 		if err != nil {
-			return Axis{}, fmt.Errorf("%s: %w", param, err)
+			return result.Axis{}, fmt.Errorf("%s: %w", param, err)
 		}
 		if hi < lo {
-			return Axis{}, fmt.Errorf("%s: the range %s..%s runs backwards", param, from, to)
+			return result.Axis{}, fmt.Errorf("%s: the range %s..%s runs backwards", param, from, to)
 		}
 		for v := lo; v <= hi; v *= factor {
 			a.Values = append(a.Values, v)
@@ -84,12 +87,12 @@ func parseAxis(s string) (Axis, error) {
 	}
 	seen := map[int64]bool{}
 	for _, f := range strings.Split(spec, ",") {
-		v, err := ParseSize(f)
+		v, err := numtext.ParseSize(f)
 		if err != nil {
-			return Axis{}, fmt.Errorf("%s: %w", param, err)
+			return result.Axis{}, fmt.Errorf("%s: %w", param, err)
 		}
 		if seen[v] {
-			return Axis{}, fmt.Errorf("%s: the value %s is listed twice", param, f)
+			return result.Axis{}, fmt.Errorf("%s: the value %s is listed twice", param, f)
 		}
 		seen[v] = true
 		a.Values = append(a.Values, v)
@@ -99,7 +102,7 @@ func parseAxis(s string) (Axis, error) {
 
 // Points are the sweep's points: the product of the axes, the first axis
 // varying slowest. Each is one value per axis.
-func Points(axes []Axis) [][]int64 {
+func Points(axes []result.Axis) [][]int64 {
 	pts := [][]int64{{}}
 	for _, a := range axes {
 		var next [][]int64

@@ -1,4 +1,4 @@
-package bench
+package sweep
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // SweepCaches are the data cache sizes of CPU cpu, for a sweep's plot and
@@ -16,9 +17,9 @@ import (
 // /sys has no cache folder (some virtual machines), getconf's
 // LEVEL1_DCACHE_SIZE, LEVEL2_CACHE_SIZE and LEVEL3_CACHE_SIZE (glibc reads
 // them from CPUID) are used, and Source says so.
-func SweepCaches(d machine.Description, cpu int) []CacheMark {
+func SweepCaches(d machine.Description, cpu int) []result.CacheMark {
 	src := "/sys/devices/system/cpu/cpu" + strconv.Itoa(cpu) + "/cache"
-	var out []CacheMark
+	var out []result.CacheMark
 	for _, c := range d.CPUs {
 		if c.ID != cpu {
 			continue
@@ -27,7 +28,7 @@ func SweepCaches(d machine.Description, cpu int) []CacheMark {
 			if k.Type == "Instruction" || k.Level < 1 || k.Level > 3 {
 				continue
 			}
-			b, ok := parseCacheSize(k.Size)
+			b, ok := ParseCacheSize(k.Size)
 			if !ok {
 				continue
 			}
@@ -35,7 +36,7 @@ func SweepCaches(d machine.Description, cpu int) []CacheMark {
 			if k.Level == 1 {
 				name = "L1d"
 			}
-			out = append(out, CacheMark{Name: name, Bytes: b, Shared: k.Shared, Source: src})
+			out = append(out, result.CacheMark{Name: name, Bytes: b, Shared: k.Shared, Source: src})
 		}
 	}
 	if len(out) > 0 {
@@ -44,15 +45,15 @@ func SweepCaches(d machine.Description, cpu int) []CacheMark {
 	return getconfCaches()
 }
 
-// parseCacheSize reads /sys's "48K", "1024K", "32768K" or "32M"
+// ParseCacheSize reads /sys's "48K", "1024K", "32768K" or "32M"
 // (machine.CacheBytes); false for anything else or 0.
-func parseCacheSize(s string) (int64, bool) {
+func ParseCacheSize(s string) (int64, bool) {
 	n := machine.CacheBytes(s)
 	return n, n > 0
 }
 
-func getconfCaches() []CacheMark {
-	var out []CacheMark
+func getconfCaches() []result.CacheMark {
+	var out []result.CacheMark
 	for _, c := range []struct{ name, key string }{{"L1d", "LEVEL1_DCACHE_SIZE"}, {"L2", "LEVEL2_CACHE_SIZE"}, {"L3", "LEVEL3_CACHE_SIZE"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		b, err := exec.CommandContext(ctx, "getconf", c.key).Output()
@@ -64,7 +65,7 @@ func getconfCaches() []CacheMark {
 		if err != nil || n <= 0 {
 			continue
 		}
-		out = append(out, CacheMark{Name: c.name, Bytes: n, Source: "getconf (CPUID; /sys has no cache folder on this machine)"})
+		out = append(out, result.CacheMark{Name: c.name, Bytes: n, Source: "getconf (CPUID; /sys has no cache folder on this machine)"})
 	}
 	return out
 }

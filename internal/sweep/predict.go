@@ -1,10 +1,13 @@
-package bench
+package sweep
 
 import (
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 var sweepPredictRE = regexp.MustCompile(`^\s*time\(([^)]*)\)\s*/\s*time\(([^)]*)\)\s*(<=|>=|<|>|~)\s*([0-9.eE+-]+)\s*$`)
@@ -14,7 +17,7 @@ func IsSweepPrediction(s string) bool { return strings.HasPrefix(strings.TrimSpa
 
 // ParseSweepPrediction reads "time(64M)/time(1M)~64" against the axes: each
 // time() names one point, one value per axis separated by commas.
-func ParseSweepPrediction(s string, axes []Axis) (*SweepPrediction, error) {
+func ParseSweepPrediction(s string, axes []result.Axis) (*result.SweepPrediction, error) {
 	m := sweepPredictRE.FindStringSubmatch(s)
 	if m == nil {
 		return nil, fmt.Errorf(`predict=%q: a sweep's prediction is a ratio of two points' times and a bound, e.g. predict="time(64M)/time(1M)~64" (~ within the interval, or <, >)`, s)
@@ -23,7 +26,7 @@ func ParseSweepPrediction(s string, axes []Axis) (*SweepPrediction, error) {
 	if err != nil || v <= 0 {
 		return nil, fmt.Errorf("predict=%q: the bound %s is not a positive number", s, m[4])
 	}
-	p := &SweepPrediction{Text: s, Op: m[3], Value: v}
+	p := &result.SweepPrediction{Text: s, Op: m[3], Value: v}
 	for i, arg := range []string{m[1], m[2]} {
 		fields := strings.Split(arg, ",")
 		if len(fields) != len(axes) {
@@ -31,7 +34,7 @@ func ParseSweepPrediction(s string, axes []Axis) (*SweepPrediction, error) {
 		}
 		var pt []int64
 		for j, f := range fields {
-			x, err := ParseSize(f)
+			x, err := numtext.ParseSize(f)
 			if err != nil {
 				return nil, fmt.Errorf("predict=%q: %w", s, err)
 			}
