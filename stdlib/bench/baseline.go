@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
-	"github.com/benchbook/benchbook/internal/result"
-	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // baseRun is the baseline of a run: another build measured beside the
@@ -174,107 +171,4 @@ func (r *runner) assembleBaseline() {
 func kernelOf(k *harness.Kernel) Kernel {
 	return Kernel{Name: k.Name, Lang: k.Lang, Compiler: k.Compiler, Flags: append([]string{}, k.Flags...),
 		SourceSHA256: k.SourceSHA256, BinarySHA256: k.BinarySHA256}
-}
-
-// JudgeBaseline computes, for every entry of bl, new over previous from the
-// new build's series in r and the previous build's samples in the entry,
-// and the headline verdict of every variant (JudgeHeadline). A baseline
-// measured in blocks (bl.Blocks > 0): the interleaved series block by block
-// (BlockValues, r.RoundBlock), the fresh and cold series pair by pair
-// (PairValues, pair i in block i), all entries one family for Holm's method
-// on the sequential sign test (stats.SeqHolm), each verdict as seqVerdict
-// gives it. A baseline of the design before blocks (bl.Blocks 0) is not
-// judged: every entry is undefined, with CheckMethod's reason.
-func JudgeBaseline(r *Result, bl *Baseline) {
-	if bl.Blocks == 0 {
-		why := "measured before blocks: " + CheckMethod(Protocol{StatsMethod: "rank/1"}).Error()
-		for i := range bl.Variants {
-			e := &bl.Variants[i]
-			e.Verdict, e.Undefined, e.PValue = VerdictUndefined, why, nil
-		}
-		return
-	}
-	alpha, resolve := r.Protocol.Alpha, r.Protocol.Resolve
-	var values [][]float64
-	var judged []int
-	for i := range bl.Variants {
-		e := &bl.Variants[i]
-		now := r.SamplesOf(e.Name, e.Series)
-		e.Ratio = result.Finite(safeRatio(now, e.SamplesNS))
-		var x []float64
-		var err error
-		if e.Series == "interleaved" {
-			x, err = BlockValues(now, e.SamplesNS, r.RoundBlock)
-		} else {
-			x, err = PairValues(now, e.SamplesNS)
-		}
-		e.Stat = Stat{Method: stats.MethodSequential}
-		if err != nil {
-			e.Verdict, e.PValue, e.CILow, e.CIHigh, e.Undefined = VerdictUndefined, nil, 0, 0, undefinedReason(err)
-			continue
-		}
-		values, judged = append(values, x), append(judged, i)
-	}
-	vs, padj, err := signHolm(r.Protocol)(values, alpha)
-	for k, i := range judged {
-		e := &bl.Variants[i]
-		if err != nil {
-			e.Verdict, e.PValue, e.Undefined = VerdictUndefined, nil, err.Error()
-			continue
-		}
-		v := vs[k]
-		p := v.P
-		e.PValue, e.PAdjusted = &p, padj[k]
-		e.CILow, e.CIHigh = result.Finite(math.Exp(v.Low)), result.Finite(math.Exp(v.High))
-		e.Shift, e.NEff = math.Exp(v.Estimate), float64(v.N)
-		e.Verdict = seqVerdict(v, resolve)
-	}
-	in := HeadlineInput{RoundBlock: r.RoundBlock, Alpha: alpha, Resolve: resolve, Fixed: !r.Protocol.Sequential}
-	for _, name := range r.Protocol.Variants {
-		if _, ok := bl.Asm[name]; !ok {
-			continue
-		}
-		e := HeadlineSeries{Name: name, Previous: bl.Previous[name], Now: r.SamplesOf(name, "interleaved"),
-			NowFresh: r.SamplesOf(name, "fresh")}
-		if v := r.Variant(name); v != nil {
-			e.New = liveOf(v)
-		}
-		for _, be := range bl.Variants {
-			if be.Name != name {
-				continue
-			}
-			e.AsmSame = be.AsmSame
-			switch be.Series {
-			case "interleaved":
-				e.Before = be.SamplesNS
-			case "fresh":
-				e.BeforeFresh = be.SamplesNS
-			}
-		}
-		in.Series = append(in.Series, e)
-	}
-	bl.Verdicts = JudgeHeadline(in)
-}
-
-// liveOf is the liveness of a variant of a result.
-func liveOf(v *Variant) string {
-	switch {
-	case v.Dead:
-		return VerdictDead
-	case v.Hollow:
-		return VerdictHollow
-	}
-	return ""
-}
-
-// safeRatio is the ratio of the medians, 0 when it cannot be taken.
-func safeRatio(a, b []float64) float64 {
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	mb := stats.Median(b)
-	if mb == 0 {
-		return 0
-	}
-	return stats.Median(a) / mb
 }

@@ -1,6 +1,8 @@
 package bench
 
-import "github.com/benchbook/benchbook/internal/numtext"
+import (
+	"github.com/benchbook/benchbook/internal/numtext"
+)
 
 // FormatNS is numtext.FormatNS.
 func FormatNS(ns float64) string { return numtext.FormatNS(ns) }

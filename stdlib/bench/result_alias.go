@@ -243,3 +243,47 @@ const MaxBudget = result.MaxBudget
 
 // PointLabel is result.PointLabel.
 func PointLabel(r *Result) string { return result.PointLabel(r) }
+
+// Method is result.Method.
+const Method = result.Method
+
+// ErrMethod is result.ErrMethod.
+var ErrMethod = result.ErrMethod
+
+// CheckMethod is result.CheckMethod.
+func CheckMethod(p Protocol) error { return result.CheckMethod(p) }
+
+// Comparisons is result.Comparisons.
+func Comparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
+	return result.Comparisons(vs, p, roundBlock)
+}
+
+// AAControl is result.AAControl.
+func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlock []int) AA {
+	return result.AAControl(variant, orig, copySamples, p, roundBlock)
+}
+
+// HeadlineInput is result.HeadlineInput.
+type HeadlineInput = result.HeadlineInput
+
+// HeadlineSeries is result.HeadlineSeries.
+type HeadlineSeries = result.HeadlineSeries
+
+// JudgeHeadline is result.JudgeHeadline.
+func JudgeHeadline(in HeadlineInput) []VariantVerdict { return result.JudgeHeadline(in) }
+
+// BlockValues is result.BlockValues.
+func BlockValues(a, b []float64, block []int) ([]float64, error) {
+	return result.BlockValues(a, b, block)
+}
+
+// WarmBlocks is result.WarmBlocks.
+func WarmBlocks(now, before []float64, block []int, nowFresh, beforeFresh []float64) ([]float64, error) {
+	return result.WarmBlocks(now, before, block, nowFresh, beforeFresh)
+}
+
+// PairValues is result.PairValues.
+func PairValues(a, b []float64) ([]float64, error) { return result.PairValues(a, b) }
+
+// JudgeBaseline is result.JudgeBaseline.
+func JudgeBaseline(r *Result, bl *Baseline) { result.JudgeBaseline(r, bl) }
