@@ -86,7 +86,7 @@ func (r *runner) newProc(bin, label string, a harness.Args) (*proc, *exec.Cmd) {
 	// before/after, the previous build, whose processes take the options
 	// of the new build's (the calibration timed the new build's passes), so
 	// the two sides of a comparison settle alike.
-	floor := float64(r.opt.settleMin().Microseconds()) / 1000
+	floor := float64(r.opt.SettleFloor().Microseconds()) / 1000
 	a, floor = r.settleCountsWarmup(a, floor)
 	// The settle is adaptive (records.md): a process settles at least the
 	// floor, at most its -settle-ms, and stops once a pass no longer gets

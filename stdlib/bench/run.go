@@ -184,7 +184,7 @@ func newRunner(k *harness.Kernel, opt Options) (*runner, error) {
 		opt.Timeout = DefaultOptions().Timeout
 	}
 	// Everything that can be checked is checked before anything runs.
-	for _, check := range []func() error{opt.Check, func() error { return opt.resolve(k.Names()) }, opt.checkMachine, opt.checkExport} {
+	for _, check := range []func() error{opt.Check, func() error { return opt.ResolveVariants(k.Names()) }, opt.CheckMachine, opt.CheckExport} {
 		if err := check(); err != nil {
 			return nil, err
 		}
@@ -236,7 +236,7 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 		pin := opt.Pin
 		p.Pin = &pin
 	}
-	floor := float64(opt.settleMin().Microseconds()) / 1000
+	floor := float64(opt.SettleFloor().Microseconds()) / 1000
 	p.SettleMinMS, p.Resolve = &floor, opt.Resolve
 	p.ColdAfter, p.ASLR = "start", "on"
 	if opt.ColdAfterSetup {

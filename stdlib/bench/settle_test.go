@@ -54,7 +54,7 @@ func TestSettleCountsWarmup(t *testing.T) {
 			t.Errorf("%s: -settle-min-ms %s, want %s (%v)", c.name, got, c.floor, cmd.Args)
 		}
 	}
-	if opt.Settle != 100*time.Millisecond || opt.settleMin() != 10*time.Millisecond || opt.Warmup != 1 {
-		t.Fatalf("the defaults this test assumes changed: %v %v %d", opt.Settle, opt.settleMin(), opt.Warmup)
+	if opt.Settle != 100*time.Millisecond || opt.SettleFloor() != 10*time.Millisecond || opt.Warmup != 1 {
+		t.Fatalf("the defaults this test assumes changed: %v %v %d", opt.Settle, opt.SettleFloor(), opt.Warmup)
 	}
 }

@@ -1,17 +1,20 @@
-package bench
+package options
 
 import (
 	"fmt"
+
+	"github.com/benchbook/benchbook/internal/result"
+	"github.com/benchbook/benchbook/internal/sweep"
 )
 
 // setSweep reads the sweep= and bytes= keys.
 func (o *Options) setSweep(key, val string) error {
 	var err error
 	if key == "sweep" {
-		o.Sweep, err = ParseSweep(val)
+		o.Sweep, err = sweep.ParseSweep(val)
 		return err
 	}
-	o.Bytes, err = ParseBytesExpr(val)
+	o.Bytes, err = sweep.ParseBytesExpr(val)
 	return err
 }
 
@@ -19,13 +22,13 @@ func (o *Options) setSweep(key, val string) error {
 // else a ratio of two variants.
 func (o *Options) checkPredict() error {
 	if o.Sweep != nil {
-		_, err := ParseSweepPrediction(o.Predict, o.Sweep)
+		_, err := sweep.ParseSweepPrediction(o.Predict, o.Sweep)
 		return err
 	}
-	if IsSweepPrediction(o.Predict) {
+	if sweep.IsSweepPrediction(o.Predict) {
 		return fmt.Errorf("predict=%q: time(...) names points of a sweep; this %%bench has no sweep= key", o.Predict)
 	}
-	_, err := ParsePrediction(o.Predict)
+	_, err := result.ParsePrediction(o.Predict)
 	return err
 }
 

@@ -1,10 +1,4 @@
-// Package bench runs the measurement protocol of seed 000 on a built native
-// kernel and returns a Result that carries every sample behind every figure
-// and everything that can change its numbers: warmup discarded, variants
-// interleaved round robin with an A/A control, an in-process series beside a
-// fresh-process series, the cold pass and its page faults, the clock, the load,
-// the machine.
-package bench
+package options
 
 import (
 	"fmt"
@@ -19,6 +13,7 @@ import (
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/internal/result"
+	"github.com/benchbook/benchbook/internal/sweep"
 )
 
 // Options are the keys of %bench (DESIGN.md) and of bench.Run in glue cells.
@@ -93,8 +88,8 @@ type Options struct {
 	Batch int64
 	// Sweep is the sweep= axes (sweep.go) and Bytes the bytes= working
 	// set rule; the session builds one kernel per point (RunSweep).
-	Sweep []Axis
-	Bytes *BytesExpr
+	Sweep []result.Axis
+	Bytes *sweep.BytesExpr
 	// Pages is "huge" for the pages=huge control (controls.go): the kernel
 	// with huge pages beside 4 KiB pages; "" without it.
 	Pages string
@@ -105,13 +100,13 @@ type Options struct {
 	Progress func(Progress) `json:"-"`
 }
 
-// settleMin is the floor of the adaptive settle: SettleMin when given,
+// SettleFloor is the floor of the adaptive settle: SettleMin when given,
 // else the smaller of DefaultSettleMin and Settle.
-func (o Options) settleMin() time.Duration {
+func (o Options) SettleFloor() time.Duration {
 	if o.SettleMin >= 0 {
 		return min(o.SettleMin, o.Settle)
 	}
-	return min(DefaultSettleMin, o.Settle)
+	return min(result.DefaultSettleMin, o.Settle)
 }
 
 // Progress is one step of a running protocol.
@@ -193,7 +188,7 @@ func ParseOptions(args []string) (Options, error) {
 			return o, err
 		}
 		if on {
-			o.Quick, o.Reps, o.Runs, o.Settle = true, MinReps, MinRuns, 20*time.Millisecond
+			o.Quick, o.Reps, o.Runs, o.Settle = true, result.MinReps, result.MinRuns, 20*time.Millisecond
 			o.Budget, o.Resolve = 5*time.Second, 0.05
 		}
 	}
@@ -242,35 +237,35 @@ func parseBool(key, val string, hasVal bool) (bool, error) {
 // bounds of each key and settle against the timeout. ParseOptions calls it,
 // and Run again for options made in glue cells.
 func (o *Options) Check() error {
-	if o.Reps < MinReps || o.Runs < MinRuns {
-		return fmt.Errorf("reps=%d runs=%d: the minimum is %d", o.Reps, o.Runs, MinReps)
+	if o.Reps < result.MinReps || o.Runs < result.MinRuns {
+		return fmt.Errorf("reps=%d runs=%d: the minimum is %d", o.Reps, o.Runs, result.MinReps)
 	}
 	for _, c := range []struct {
 		key string
 		n   int
 	}{{"reps", o.Reps}, {"runs", o.Runs}, {"warmup", o.Warmup}} {
-		if c.n > MaxReps {
-			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", c.key, c.n, MaxReps)
+		if c.n > result.MaxReps {
+			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", c.key, c.n, result.MaxReps)
 		}
 	}
 	if o.Warmup < 0 || o.Load < 0 {
 		return fmt.Errorf("warmup=%d load=%d: want whole numbers >= 0", o.Warmup, o.Load)
 	}
-	if o.Settle < 0 || o.Settle > MaxSettle {
-		return fmt.Errorf("settle=%s: want a duration between 0 and %s", o.Settle, MaxSettle)
+	if o.Settle < 0 || o.Settle > result.MaxSettle {
+		return fmt.Errorf("settle=%s: want a duration between 0 and %s", o.Settle, result.MaxSettle)
 	}
 	if o.SettleMin > o.Settle {
 		return fmt.Errorf("settle=%s..%s: the floor is longer than the bound", o.SettleMin, o.Settle)
 	}
-	if o.Budget <= 0 || o.Budget > MaxBudget {
-		return fmt.Errorf("budget=%s: want a duration above 0 and at most %s", o.Budget, MaxBudget)
+	if o.Budget <= 0 || o.Budget > result.MaxBudget {
+		return fmt.Errorf("budget=%s: want a duration above 0 and at most %s", o.Budget, result.MaxBudget)
 	}
 	if !(o.Resolve > 0 && o.Resolve < 1) {
 		return fmt.Errorf("resolve=%v: want a share between 0 and 100%%, e.g. 2%%", o.Resolve)
 	}
-	if o.Timeout > 0 && o.Settle > o.Timeout/SettleShare {
+	if o.Timeout > 0 && o.Settle > o.Timeout/result.SettleShare {
 		return fmt.Errorf("settle=%s is too long for timeout=%s: every process settles before it measures, so settle must be at most 1/%d of the timeout (%s)",
-			o.Settle, o.Timeout, SettleShare, o.Timeout/SettleShare)
+			o.Settle, o.Timeout, result.SettleShare, o.Timeout/result.SettleShare)
 	}
 	if o.Predict != "" {
 		if err := o.checkPredict(); err != nil {
@@ -298,11 +293,11 @@ func (o *Options) set(key, val string) error {
 		if e != nil {
 			return fmt.Errorf("%s=%s: not a whole number", key, val)
 		}
-		if n < MinReps {
-			return fmt.Errorf("%s=%d is too few: the minimum is %d (a single run is not a measurement)", key, n, MinReps)
+		if n < result.MinReps {
+			return fmt.Errorf("%s=%d is too few: the minimum is %d (a single run is not a measurement)", key, n, result.MinReps)
 		}
-		if n > MaxReps {
-			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", key, n, MaxReps)
+		if n > result.MaxReps {
+			return fmt.Errorf("%s=%d is too many: the maximum is %d (every sample is kept in memory and in the result)", key, n, result.MaxReps)
 		}
 		if key == "reps" {
 			o.Reps = n
@@ -319,8 +314,8 @@ func (o *Options) set(key, val string) error {
 		if e1 != nil || e2 != nil || dl < 0 || dh < 0 {
 			return fmt.Errorf("settle=%s: want a duration such as 100ms, or LO..HI such as 20ms..100ms", val)
 		}
-		if dh > MaxSettle {
-			return fmt.Errorf("settle=%s is too long: the maximum is %s (every process settles this long)", val, MaxSettle)
+		if dh > result.MaxSettle {
+			return fmt.Errorf("settle=%s is too long: the maximum is %s (every process settles this long)", val, result.MaxSettle)
 		}
 		if dl > dh {
 			return fmt.Errorf("settle=%s: the floor %s is longer than the bound %s", val, dl, dh)
@@ -335,8 +330,8 @@ func (o *Options) set(key, val string) error {
 			return fmt.Errorf("%s=%s: want a duration such as 15s or 2m", key, val)
 		}
 		if key == "budget" {
-			if d > MaxBudget {
-				return fmt.Errorf("budget=%s is too long: the maximum is %s", val, MaxBudget)
+			if d > result.MaxBudget {
+				return fmt.Errorf("budget=%s is too long: the maximum is %s", val, result.MaxBudget)
 			}
 			o.Budget = d
 		} else {
@@ -381,8 +376,8 @@ func (o *Options) set(key, val string) error {
 			break
 		}
 		n, e := strconv.ParseInt(val, 10, 64)
-		if e != nil || n < 1 || n > MaxBatch {
-			return fmt.Errorf("batch=%s: want auto or a whole number of passes per sample from 1 to %d", val, MaxBatch)
+		if e != nil || n < 1 || n > result.MaxBatch {
+			return fmt.Errorf("batch=%s: want auto or a whole number of passes per sample from 1 to %d", val, result.MaxBatch)
 		}
 		o.Batch = n
 	case "layouts":
@@ -393,8 +388,8 @@ func (o *Options) set(key, val string) error {
 		o.Layouts = n
 	case "pairs":
 		n, e := strconv.Atoi(val)
-		if e != nil || n < MinRuns || n > MaxPairs {
-			return fmt.Errorf("pairs=%s: want a whole number from %d to %d (the before/after verdict is a test across the pairs)", val, MinRuns, MaxPairs)
+		if e != nil || n < result.MinRuns || n > result.MaxPairs {
+			return fmt.Errorf("pairs=%s: want a whole number from %d to %d (the before/after verdict is a test across the pairs)", val, result.MinRuns, result.MaxPairs)
 		}
 		o.Pairs, o.PairsFixed = n, true
 	case "load":
@@ -440,9 +435,9 @@ func (o *Options) set(key, val string) error {
 	return nil
 }
 
-// resolve checks the options against the kernel's variants and picks the
+// ResolveVariants checks the options against the kernel's variants and picks the
 // measured and fresh variants.
-func (o *Options) resolve(names []string) error {
+func (o *Options) ResolveVariants(names []string) error {
 	known := map[string]bool{}
 	for _, n := range names {
 		known[n] = true
@@ -468,7 +463,7 @@ func (o *Options) resolve(names []string) error {
 		return err
 	}
 	if o.Predict != "" {
-		p, err := ParsePrediction(o.Predict)
+		p, err := result.ParsePrediction(o.Predict)
 		if err != nil {
 			return err
 		}
@@ -481,10 +476,10 @@ func (o *Options) resolve(names []string) error {
 	return nil
 }
 
-// checkMachine checks load and pin against this machine's CPUs: pin must
+// CheckMachine checks load and pin against this machine's CPUs: pin must
 // be online, and load threads may be at most the CPUs other than the one
 // the kernel runs on.
-func (o *Options) checkMachine() error {
+func (o *Options) CheckMachine() error {
 	if o.Pin >= 0 {
 		if err := machine.CheckCPU(o.Pin); err != nil {
 			return fmt.Errorf("pin=%d: %w", o.Pin, err)
@@ -502,9 +497,9 @@ func (o *Options) checkMachine() error {
 	return nil
 }
 
-// checkExport checks that the export file can be written, before the
+// CheckExport checks that the export file can be written, before the
 // measuring: its folder exists and takes a new file, and it is not a folder.
-func (o *Options) checkExport() error {
+func (o *Options) CheckExport() error {
 	if o.Export == "" {
 		return nil
 	}

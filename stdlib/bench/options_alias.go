@@ -1,0 +1,23 @@
+package bench
+
+import (
+	"github.com/benchbook/benchbook/internal/options"
+)
+
+// Options is options.Options.
+type Options = options.Options
+
+// Progress is options.Progress.
+type Progress = options.Progress
+
+// DefaultOptions is options.DefaultOptions.
+func DefaultOptions() Options { return options.DefaultOptions() }
+
+// ValidKeys is options.ValidKeys.
+func ValidKeys() []string { return options.ValidKeys() }
+
+// ParseOptions is options.ParseOptions.
+func ParseOptions(args []string) (Options, error) { return options.ParseOptions(args) }
+
+// KeyHelp is options.KeyHelp.
+func KeyHelp(key string) string { return options.KeyHelp(key) }
