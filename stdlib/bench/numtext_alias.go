@@ -4,6 +4,8 @@ import (
 	"github.com/benchbook/benchbook/internal/numtext"
 )
 
+// The names of internal/numtext (how numbers are written): bench.X is
+// numtext.X.
 // FormatNS is numtext.FormatNS.
 func FormatNS(ns float64) string { return numtext.FormatNS(ns) }
 

@@ -4,11 +4,12 @@ import (
 	"github.com/benchbook/benchbook/internal/options"
 )
 
-// Options is options.Options.
-type Options = options.Options
-
-// Progress is options.Progress.
-type Progress = options.Progress
+// The names of internal/options (a bench cell's keys): bench.X is
+// options.X.
+type (
+	Options  = options.Options
+	Progress = options.Progress
+)
 
 // DefaultOptions is options.DefaultOptions.
 func DefaultOptions() Options { return options.DefaultOptions() }

@@ -4,107 +4,82 @@ import (
 	"github.com/benchbook/benchbook/internal/result"
 )
 
-// SchemaID is result.SchemaID.
-const SchemaID = result.SchemaID
+// The names of internal/result (the result model and its JSON, the figures
+// read off it, the verdicts): bench.X is result.X.
+type (
+	Result          = result.Result
+	Kernel          = result.Kernel
+	Protocol        = result.Protocol
+	Clock           = result.Clock
+	Conditions      = result.Conditions
+	Samples         = result.Samples
+	Layout          = result.Layout
+	Cold            = result.Cold
+	Series          = result.Series
+	Checksum        = result.Checksum
+	Variant         = result.Variant
+	Comparison      = result.Comparison
+	Stat            = result.Stat
+	AA              = result.AA
+	Baseline        = result.Baseline
+	VariantVerdict  = result.VariantVerdict
+	BaselineVariant = result.BaselineVariant
+	Finding         = result.Finding
+	Prediction      = result.Prediction
+	Phase           = result.Phase
+	Results         = result.Results
+	SweepPrediction = result.SweepPrediction
+	Control         = result.Control
+	PagesGot        = result.PagesGot
+	Axis            = result.Axis
+	SweepPoint      = result.SweepPoint
+	SweepSummary    = result.SweepSummary
+	CacheMark       = result.CacheMark
+	Counts          = result.Counts
+	CountRun        = result.CountRun
+	FreqEstimate    = result.FreqEstimate
+	FreqProcess     = result.FreqProcess
+	Latency         = result.Latency
+	HeadlineInput   = result.HeadlineInput
+	HeadlineSeries  = result.HeadlineSeries
+)
 
-// Result is result.Result.
-type Result = result.Result
+const (
+	SchemaID            = result.SchemaID
+	StopDecided         = result.StopDecided
+	StopBudget          = result.StopBudget
+	StopPairs           = result.StopPairs
+	StopInterrupted     = result.StopInterrupted
+	StopFailed          = result.StopFailed
+	VerdictFaster       = result.VerdictFaster
+	VerdictSlower       = result.VerdictSlower
+	VerdictNoDifference = result.VerdictNoDifference
+	VerdictUndefined    = result.VerdictUndefined
+	VerdictDead         = result.VerdictDead
+	VerdictHollow       = result.VerdictHollow
+	Uninformative       = result.Uninformative
+	ControlPages        = result.ControlPages
+	ControlPad          = result.ControlPad
+	MaxPad              = result.MaxPad
+	LatencyHalf         = result.LatencyHalf
+	LatencyPreemptShare = result.LatencyPreemptShare
+	MinReps             = result.MinReps
+	MinRuns             = result.MinRuns
+	MaxReps             = result.MaxReps
+	MaxSettle           = result.MaxSettle
+	SettleShare         = result.SettleShare
+	MaxBatch            = result.MaxBatch
+	DefaultSettleMin    = result.DefaultSettleMin
+	MaxPairs            = result.MaxPairs
+	MaxBudget           = result.MaxBudget
+	Method              = result.Method
+)
 
-// Kernel is result.Kernel.
-type Kernel = result.Kernel
-
-// Protocol is result.Protocol.
-type Protocol = result.Protocol
-
-// Clock is result.Clock.
-type Clock = result.Clock
-
-// Conditions is result.Conditions.
-type Conditions = result.Conditions
-
-// Samples is result.Samples.
-type Samples = result.Samples
-
-// Layout is result.Layout.
-type Layout = result.Layout
-
-// Cold is result.Cold.
-type Cold = result.Cold
-
-// Series is result.Series.
-type Series = result.Series
-
-// Checksum is result.Checksum.
-type Checksum = result.Checksum
-
-// Variant is result.Variant.
-type Variant = result.Variant
-
-// Comparison is result.Comparison.
-type Comparison = result.Comparison
-
-// Stat is result.Stat.
-type Stat = result.Stat
-
-// AA is result.AA.
-type AA = result.AA
-
-// Baseline is result.Baseline.
-type Baseline = result.Baseline
-
-// StopDecided is result.StopDecided.
-const StopDecided = result.StopDecided
-
-// StopBudget is result.StopBudget.
-const StopBudget = result.StopBudget
-
-// StopPairs is result.StopPairs.
-const StopPairs = result.StopPairs
-
-// StopInterrupted is result.StopInterrupted.
-const StopInterrupted = result.StopInterrupted
-
-// StopFailed is result.StopFailed.
-const StopFailed = result.StopFailed
-
-// VariantVerdict is result.VariantVerdict.
-type VariantVerdict = result.VariantVerdict
-
-// VerdictFaster is result.VerdictFaster.
-const VerdictFaster = result.VerdictFaster
-
-// VerdictSlower is result.VerdictSlower.
-const VerdictSlower = result.VerdictSlower
-
-// VerdictNoDifference is result.VerdictNoDifference.
-const VerdictNoDifference = result.VerdictNoDifference
-
-// VerdictUndefined is result.VerdictUndefined.
-const VerdictUndefined = result.VerdictUndefined
-
-// VerdictDead is result.VerdictDead.
-const VerdictDead = result.VerdictDead
-
-// VerdictHollow is result.VerdictHollow.
-const VerdictHollow = result.VerdictHollow
-
-// BaselineVariant is result.BaselineVariant.
-type BaselineVariant = result.BaselineVariant
-
-// Finding is result.Finding.
-type Finding = result.Finding
-
-// Prediction is result.Prediction.
-type Prediction = result.Prediction
-
-// Phase is result.Phase.
-type Phase = result.Phase
-
-// SeriesNames is result.SeriesNames.
-var SeriesNames = result.SeriesNames
-
-// Results is result.Results.
-type Results = result.Results
+var (
+	SeriesNames        = result.SeriesNames
+	LatencyPercentiles = result.LatencyPercentiles
+	ErrMethod          = result.ErrMethod
+)
 
 // ReadNotebook is result.ReadNotebook.
 func ReadNotebook(path string) (Results, error) { return result.ReadNotebook(path) }
@@ -112,65 +87,11 @@ func ReadNotebook(path string) (Results, error) { return result.ReadNotebook(pat
 // ParsePrediction is result.ParsePrediction.
 func ParsePrediction(s string) (*Prediction, error) { return result.ParsePrediction(s) }
 
-// SweepPrediction is result.SweepPrediction.
-type SweepPrediction = result.SweepPrediction
-
 // PointValues is result.PointValues.
 func PointValues(sp *SweepPoint, axes []Axis) []int64 { return result.PointValues(sp, axes) }
 
 // SweepSamples is result.SweepSamples.
 func SweepSamples(r *Result, variant string) []float64 { return result.SweepSamples(r, variant) }
-
-// Uninformative is result.Uninformative.
-const Uninformative = result.Uninformative
-
-// ControlPages is result.ControlPages.
-const ControlPages = result.ControlPages
-
-// ControlPad is result.ControlPad.
-const ControlPad = result.ControlPad
-
-// MaxPad is result.MaxPad.
-const MaxPad = result.MaxPad
-
-// Control is result.Control.
-type Control = result.Control
-
-// PagesGot is result.PagesGot.
-type PagesGot = result.PagesGot
-
-// Axis is result.Axis.
-type Axis = result.Axis
-
-// SweepPoint is result.SweepPoint.
-type SweepPoint = result.SweepPoint
-
-// SweepSummary is result.SweepSummary.
-type SweepSummary = result.SweepSummary
-
-// CacheMark is result.CacheMark.
-type CacheMark = result.CacheMark
-
-// Counts is result.Counts.
-type Counts = result.Counts
-
-// CountRun is result.CountRun.
-type CountRun = result.CountRun
-
-// FreqEstimate is result.FreqEstimate.
-type FreqEstimate = result.FreqEstimate
-
-// FreqProcess is result.FreqProcess.
-type FreqProcess = result.FreqProcess
-
-// Latency is result.Latency.
-type Latency = result.Latency
-
-// LatencyPercentiles is result.LatencyPercentiles.
-var LatencyPercentiles = result.LatencyPercentiles
-
-// LatencyHalf is result.LatencyHalf.
-const LatencyHalf = result.LatencyHalf
 
 // LatencyIndex is result.LatencyIndex.
 func LatencyIndex(v uint64) int { return result.LatencyIndex(v) }
@@ -182,9 +103,6 @@ func LatencyLowest(i int) uint64 { return result.LatencyLowest(i) }
 func LatencyPercentile(buckets [][2]int64, q float64) uint64 {
 	return result.LatencyPercentile(buckets, q)
 }
-
-// LatencyPreemptShare is result.LatencyPreemptShare.
-const LatencyPreemptShare = result.LatencyPreemptShare
 
 // NewSamples is result.NewSamples.
 func NewSamples(ns []float64) *Samples { return result.NewSamples(ns) }
@@ -214,41 +132,8 @@ func CyclesPerElement(ns, mhz []float64, elements int64) (float64, bool) {
 	return result.CyclesPerElement(ns, mhz, elements)
 }
 
-// MinReps is result.MinReps.
-const MinReps = result.MinReps
-
-// MinRuns is result.MinRuns.
-const MinRuns = result.MinRuns
-
-// MaxReps is result.MaxReps.
-const MaxReps = result.MaxReps
-
-// MaxSettle is result.MaxSettle.
-const MaxSettle = result.MaxSettle
-
-// SettleShare is result.SettleShare.
-const SettleShare = result.SettleShare
-
-// MaxBatch is result.MaxBatch.
-const MaxBatch = result.MaxBatch
-
-// DefaultSettleMin is result.DefaultSettleMin.
-const DefaultSettleMin = result.DefaultSettleMin
-
-// MaxPairs is result.MaxPairs.
-const MaxPairs = result.MaxPairs
-
-// MaxBudget is result.MaxBudget.
-const MaxBudget = result.MaxBudget
-
 // PointLabel is result.PointLabel.
 func PointLabel(r *Result) string { return result.PointLabel(r) }
-
-// Method is result.Method.
-const Method = result.Method
-
-// ErrMethod is result.ErrMethod.
-var ErrMethod = result.ErrMethod
 
 // CheckMethod is result.CheckMethod.
 func CheckMethod(p Protocol) error { return result.CheckMethod(p) }
@@ -262,12 +147,6 @@ func Comparisons(vs []Variant, p Protocol, roundBlock []int) []Comparison {
 func AAControl(variant string, orig, copySamples []float64, p Protocol, roundBlock []int) AA {
 	return result.AAControl(variant, orig, copySamples, p, roundBlock)
 }
-
-// HeadlineInput is result.HeadlineInput.
-type HeadlineInput = result.HeadlineInput
-
-// HeadlineSeries is result.HeadlineSeries.
-type HeadlineSeries = result.HeadlineSeries
 
 // JudgeHeadline is result.JudgeHeadline.
 func JudgeHeadline(in HeadlineInput) []VariantVerdict { return result.JudgeHeadline(in) }

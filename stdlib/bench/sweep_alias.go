@@ -5,8 +5,17 @@ import (
 	"github.com/benchbook/benchbook/internal/sweep"
 )
 
-// MaxSweepPoints is sweep.MaxSweepPoints.
-const MaxSweepPoints = sweep.MaxSweepPoints
+// The names of internal/sweep (the sweep's planning): bench.X is sweep.X.
+type (
+	BytesExpr = sweep.BytesExpr
+	Fit       = sweep.Fit
+)
+
+const (
+	MaxSweepPoints = sweep.MaxSweepPoints
+	FitSlack       = sweep.FitSlack
+	RuleFit        = sweep.RuleFit
+)
 
 // ParseSweep is sweep.ParseSweep.
 func ParseSweep(s string) ([]Axis, error) { return sweep.ParseSweep(s) }
@@ -14,20 +23,11 @@ func ParseSweep(s string) ([]Axis, error) { return sweep.ParseSweep(s) }
 // Points is sweep.Points.
 func Points(axes []Axis) [][]int64 { return sweep.Points(axes) }
 
-// BytesExpr is sweep.BytesExpr.
-type BytesExpr = sweep.BytesExpr
-
 // ParseBytesExpr is sweep.ParseBytesExpr.
 func ParseBytesExpr(s string) (*BytesExpr, error) { return sweep.ParseBytesExpr(s) }
 
 // SectionBytes is sweep.SectionBytes.
 func SectionBytes(path string) (int64, error) { return sweep.SectionBytes(path) }
-
-// FitSlack is sweep.FitSlack.
-const FitSlack = sweep.FitSlack
-
-// Fit is sweep.Fit.
-type Fit = sweep.Fit
 
 // FitSections is sweep.FitSections.
 func FitSections(pts [][]int64, sections []int64) (Fit, error) {
@@ -38,9 +38,6 @@ func FitSections(pts [][]int64, sections []int64) (Fit, error) {
 func WorkingSet(pts [][]int64, params []string, sections []int64, expr *BytesExpr) ([]*int64, string, error) {
 	return sweep.WorkingSet(pts, params, sections, expr)
 }
-
-// RuleFit is sweep.RuleFit.
-const RuleFit = sweep.RuleFit
 
 // SweepCaches is sweep.SweepCaches.
 func SweepCaches(d machine.Description, cpu int) []CacheMark { return sweep.SweepCaches(d, cpu) }
