@@ -166,3 +166,8 @@ func PairValues(a, b []float64) ([]float64, error) { return result.PairValues(a,
 
 // JudgeBaseline is result.JudgeBaseline.
 func JudgeBaseline(r *Result, bl *Baseline) { result.JudgeBaseline(r, bl) }
+
+// WriteGoBench is result.WriteGoBench.
+func WriteGoBench(w interface{ Write([]byte) (int, error) }, r *Result) error {
+	return result.WriteGoBench(w, r)
+}
