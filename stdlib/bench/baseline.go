@@ -72,7 +72,7 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs h
 	}
 	oldP, err := r.startStepped(b.k.Binary, fmt.Sprintf("baseline-interleaved-%d", j+1), oldArgs)
 	if err != nil {
-		pn, _ := newP.finish(err)
+		pn, _ := newP.Finish(err)
 		return pn, nil, err
 	}
 	for step := 0; step <= rounds && err == nil; step++ {
@@ -87,13 +87,13 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs h
 			order[0], order[1] = oldP, newP
 		}
 		for _, s := range order {
-			if err = s.step(ctx); err != nil {
+			if err = s.Step(ctx); err != nil {
 				break
 			}
 		}
 	}
-	pn, errN := newP.finish(err)
-	po, errO := oldP.finish(err)
+	pn, errN := newP.Finish(err)
+	po, errO := oldP.Finish(err)
 	r.notePages(pn)
 	r.notePages(po)
 	if err == nil {

@@ -1,60 +1,16 @@
 package bench
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/kproc"
 )
-
-// ErrInterrupted is returned when the run was cancelled; the result holds
-// what was measured by then and is marked partial.
-var ErrInterrupted = errors.New("interrupted")
-
-// proc is one execution of the kernel binary: its records and how it ended.
-type proc struct {
-	Label   string
-	File    string
-	Records []harness.Record
-	Output  string // what the kernel itself printed (stdout and stderr), truncated
-	Layout  int    // which build of layouts=K ran (0: the kernel's own)
-}
-
-// tailBuffer keeps the last max bytes written to it; it may be written
-// from more than one goroutine.
-type tailBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-	max int
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.buf.String()
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf.Write(p)
-	if over := t.buf.Len() - t.max; over > 0 {
-		t.buf.Next(over)
-	}
-	return len(p), nil
-}
 
 // exec runs the kernel binary once and reads the records it wrote. The
 // process runs in its own process group (harness.StartProc); cancelling ctx
@@ -106,7 +62,7 @@ func (r *runner) newProc(bin, label string, a harness.Args) (*proc, *exec.Cmd) {
 // execBin runs binary bin (the kernel, or the baseline's) as exec does.
 func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args) (*proc, error) {
 	p, cmd := r.newProc(bin, label, a)
-	out := &tailBuffer{max: 16 << 10}
+	out := kproc.NewTailBuffer(16 << 10)
 	cmd.Stdout, cmd.Stderr = out, out
 	hp, err := harness.StartProc(cmd)
 	if err != nil {
@@ -127,7 +83,7 @@ func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args)
 		waitErr = hp.Kill()
 	}
 	p.Output = out.String()
-	recs, readErr := readRecordFile(p.File)
+	recs, readErr := kproc.ReadRecordFile(p.File)
 	p.Records = recs
 	r.notePages(p)
 	if cause != nil {
@@ -137,91 +93,21 @@ func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args)
 	if failed {
 		// The process writes its records as it measures: on a full disk
 		// its writes fail and it ends without them, which is not its fault.
-		if errno := noSpaceIn(filepath.Dir(p.File)); errno != nil {
+		if errno := kproc.NoSpaceIn(filepath.Dir(p.File)); errno != nil {
 			return p, fmt.Errorf("%s: %w; the benchmark process could not write its records, so the run stopped: free some space and run again",
-				label, diskFullError(p.File, errno))
+				label, kproc.DiskFullError(p.File, errno))
 		}
 	}
-	if err := exitError(label, waitErr, p); err != nil {
+	if err := kproc.ExitError(label, waitErr, p); err != nil {
 		return p, err
 	}
 	if readErr != nil {
 		return p, fmt.Errorf("%s: %w", label, readErr)
 	}
 	if failed {
-		return p, fmt.Errorf("%s: the kernel exited without finishing its passes%s", label, outputTail(p.Output))
+		return p, fmt.Errorf("%s: the kernel exited without finishing its passes%s", label, kproc.OutputTail(p.Output))
 	}
 	return p, nil
-}
-
-// exitError says how a process that failed ended: by which signal, or with
-// which exit status, and what it printed.
-func exitError(label string, err error, p *proc) error {
-	if err == nil {
-		return nil
-	}
-	for _, rec := range p.Records {
-		if rec.Kind == "error" {
-			return fmt.Errorf("%s: the harness refused: %s", label, rec.Fields["msg"])
-		}
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Errorf("%s: the kernel was killed by signal %s (%s)%s", label, signalName(ws.Signal()), ws.Signal(), outputTail(p.Output))
-		}
-		return fmt.Errorf("%s: the kernel exited with status %d%s", label, ee.ExitCode(), outputTail(p.Output))
-	}
-	return fmt.Errorf("%s: %w", label, err)
-}
-
-func signalName(s syscall.Signal) string {
-	names := map[syscall.Signal]string{syscall.SIGSEGV: "SIGSEGV", syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE",
-		syscall.SIGABRT: "SIGABRT", syscall.SIGILL: "SIGILL", syscall.SIGKILL: "SIGKILL", syscall.SIGTERM: "SIGTERM"}
-	if n, ok := names[s]; ok {
-		return n
-	}
-	return strconv.Itoa(int(s))
-}
-
-func outputTail(s string) string {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	if len(lines) > 12 {
-		lines = lines[len(lines)-12:]
-	}
-	return "; its last output:\n" + strings.Join(lines, "\n")
-}
-
-// maxRecordFile bounds a record file: far more than MaxReps passes of the
-// largest records take, so that recover never reads without end.
-const maxRecordFile = 1 << 30
-
-// readRecordFile reads the records of one process. The file must be a
-// regular file, not a link (a FIFO or /dev/urandom in its place would hang
-// the reader or never end: harness.OpenRegular), of at most maxRecordFile
-// bytes. A missing file has no records.
-func readRecordFile(path string) ([]harness.Record, error) {
-	f, err := harness.OpenRegular(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > maxRecordFile {
-		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), maxRecordFile)
-	}
-	rr := harness.NewRecordReader(io.LimitReader(f, maxRecordFile))
-	var recs []harness.Record
-	for rr.Scan() {
-		recs = append(recs, rr.Record())
-	}
-	return recs, rr.Err()
 }
 
 // warmupMS is what the warmup of a process is expected to take, in ms:

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/kproc"
 )
 
 // RunFile is the name of the file, in a run's raw folder, that says what the
@@ -47,7 +48,7 @@ func Recover(dir string) (*Result, error) {
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		return nil, fmt.Errorf("%s has its %s: %w; recover is for a run that was killed", dir, ResultFile, ErrFinished)
 	}
-	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), maxRecordFile)
+	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), kproc.MaxRecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w (a run writes it once its measuring begins)", err)
 	}
@@ -83,7 +84,7 @@ func (r *runner) collectFiles() error {
 	var pairs []*proc
 	for _, rf := range files {
 		f := rf.path
-		recs, err := readRecordFile(f)
+		recs, err := kproc.ReadRecordFile(f)
 		if err != nil {
 			return fmt.Errorf("recover: %s: %w", filepath.Base(f), err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/atomicfile"
+	"github.com/benchbook/benchbook/internal/kproc"
 )
 
 // ResultFile is the name of the result JSON in a run's raw folder.
@@ -41,8 +42,8 @@ func (r *runner) save() error {
 // that finds no space is an error wrapping ErrDiskFull that names path.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	err := atomicfile.WriteFile(path, data, perm)
-	if isNoSpace(err) {
-		return diskFullError(path, err)
+	if kproc.IsNoSpace(err) {
+		return kproc.DiskFullError(path, err)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package bench
+package kproc
 
 import (
 	"errors"
@@ -12,14 +12,14 @@ import (
 // full (ENOSPC) or the user's quota is spent (EDQUOT).
 var ErrDiskFull = errors.New("disk full")
 
-// isNoSpace says whether err is ENOSPC or EDQUOT.
-func isNoSpace(err error) bool {
+// IsNoSpace says whether err is ENOSPC or EDQUOT.
+func IsNoSpace(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
-// diskFullError names a write of path that found no space: the errno and
+// DiskFullError names a write of path that found no space: the errno and
 // what the filesystem has left.
-func diskFullError(path string, errno error) error {
+func DiskFullError(path string, errno error) error {
 	name := "ENOSPC"
 	if errors.Is(errno, syscall.EDQUOT) {
 		name = "EDQUOT: the disk quota is spent"
@@ -32,13 +32,13 @@ func diskFullError(path string, errno error) error {
 	return fmt.Errorf("%w: no space left on device writing %s (%s)%s", ErrDiskFull, path, name, free)
 }
 
-// noSpaceIn says whether the filesystem of dir has no room for a record:
+// NoSpaceIn says whether the filesystem of dir has no room for a record:
 // a probe of 4 KiB written there fails with ENOSPC or EDQUOT. It returns
 // that error, nil when there is room (or the probe failed otherwise).
-func noSpaceIn(dir string) error {
+func NoSpaceIn(dir string) error {
 	f, err := os.CreateTemp(dir, ".benchbook-space-")
 	if err != nil {
-		if isNoSpace(err) {
+		if IsNoSpace(err) {
 			return err
 		}
 		return nil
@@ -51,7 +51,7 @@ func noSpaceIn(dir string) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	if isNoSpace(err) {
+	if IsNoSpace(err) {
 		return err
 	}
 	return nil
