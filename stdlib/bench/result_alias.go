@@ -45,6 +45,8 @@ type (
 )
 
 const (
+	StepWarmup          = result.StepWarmup
+	BlockRounds         = result.BlockRounds
 	SchemaID            = result.SchemaID
 	StopDecided         = result.StopDecided
 	StopBudget          = result.StopBudget
@@ -170,4 +172,17 @@ func JudgeBaseline(r *Result, bl *Baseline) { result.JudgeBaseline(r, bl) }
 // WriteGoBench is result.WriteGoBench.
 func WriteGoBench(w interface{ Write([]byte) (int, error) }, r *Result) error {
 	return result.WriteGoBench(w, r)
+}
+
+// ClockResolution is result.ClockResolution.
+func ClockResolution(spaced string, minStep float64) float64 {
+	return result.ClockResolution(spaced, minStep)
+}
+
+// BlockPlan is result.BlockPlan.
+func BlockPlan(reps int) (perBlock, blocks int) { return result.BlockPlan(reps) }
+
+// BlockStop is result.BlockStop.
+func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
+	return result.BlockStop(n, limit, fixed, known, over)
 }

@@ -744,17 +744,6 @@ func clockOf(rec harness.Record) *Clock {
 	return c
 }
 
-// ClockResolution is the clock's granularity from the runs of a clock
-// record's spaced deltas (machine.ClockGrid); where they tell nothing
-// ("none", or unreadable), the smallest step, which is at least as coarse.
-func ClockResolution(spaced string, minStep float64) float64 {
-	rs, err := machine.ParseRanges(strings.TrimPrefix(spaced, "none"))
-	if g := machine.ClockGrid(rs); err == nil && g > 0 {
-		return g
-	}
-	return minStep
-}
-
 func addGaps(c *Clock, rec harness.Record) {
 	c.GapWindowNS, _ = rec.Float("window_ns")
 	c.GapThresholdNS, _ = rec.Float("threshold_ns")
