@@ -71,7 +71,8 @@ func (r *runner) interleavedBlocks(ctx context.Context, slots []string) error {
 // BlockRounds interleaved rounds in lock step (a random order each step,
 // StepWarmup discarded rounds at each step's start), then for each fresh
 // variant a fresh process of each build in a random order. At least
-// MinRuns blocks are measured, even past the budget.
+// MinRuns blocks are measured, even past the budget, unless every verdict
+// is known sooner (BlockStop).
 func (r *runner) beforeAfter(ctx context.Context) error {
 	b := r.base
 	slots := r.interleavedSlots()
@@ -129,17 +130,22 @@ func (r *runner) budgetFrom() time.Time {
 
 // BlockStop is the rule that ends a before/after after n blocks: "" to go
 // on, else why it stops. limit blocks (pairs=, else MaxPairs) always stop
-// it; with pairs= nothing else does; otherwise no fewer than MinRuns, then
-// it stops when every verdict is known (known) or when the next block would
-// end past the budget (over).
+// it; with pairs= nothing else does. Otherwise it stops as soon as every
+// verdict is known (known), from stats.SeqFirst blocks on: the sequential
+// test spends its level from that look on, so a verdict reached there is
+// as much a 95% claim as one reached later. A run whose verdicts are not
+// known takes at least MinRuns blocks, then stops when the next block
+// would end past the budget (over).
 func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
 	switch {
 	case n >= limit:
 		return StopPairs
-	case fixed || n < MinRuns:
+	case fixed || n < stats.SeqFirst:
 		return ""
 	case known():
 		return StopDecided
+	case n < MinRuns:
+		return ""
 	case over():
 		return StopBudget
 	}
