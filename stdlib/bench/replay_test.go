@@ -1,0 +1,207 @@
+package bench_test
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/replay"
+	"github.com/benchbook/benchbook/stdlib/bench"
+)
+
+// The test binary is the replay driver when the host runs it as a replay
+// kernel (internal/replay): these tests measure nothing, so they run in
+// plain go test, on a busy machine too.
+func init() { replay.Main() }
+
+// replayKernel makes a replay kernel of sc in dir; its processes log their
+// record files and arguments to dir/name.log.
+func replayKernel(t *testing.T, dir, name string, sc replay.Scenario) (*harness.Kernel, string) {
+	t.Helper()
+	sc.Log = filepath.Join(dir, name+".log")
+	k, err := replay.NewKernel(dir, name, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k, sc.Log
+}
+
+// replayOptions are %bench's options from args, small enough that a run
+// takes a second or two, with the results under t's temporary folder.
+func replayOptions(t *testing.T, args ...string) bench.Options {
+	t.Helper()
+	opt, err := bench.ParseOptions(append([]string{"settle=1ms", "fingerprint=off", "timeout=1m"}, args...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.ResultsDir = t.TempDir()
+	return opt
+}
+
+// logged is one process of a replay kernel as its log line says: its
+// record file's name and the options it was given.
+type logged struct {
+	file string
+	args map[string]string
+}
+
+func readLog(t *testing.T, path string) []logged {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []logged
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		file, argv, _ := strings.Cut(line, "\t")
+		p := logged{file: file, args: map[string]string{}}
+		words := strings.Fields(argv)
+		for i := 1; i < len(words); i++ {
+			if !strings.HasPrefix(words[i], "-") {
+				continue
+			}
+			v := ""
+			if i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
+				v = words[i+1]
+			}
+			p.args[words[i]] = v
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// label is a record file's label: p012-fresh-l0-a-03.txt is fresh-l0-a-03.
+func label(file string) string {
+	return strings.TrimSuffix(regexp.MustCompile(`^p[0-9]+-`).ReplaceAllString(file, ""), ".txt")
+}
+
+// rawRecords reads a record file of the run's folder.
+func rawRecords(t *testing.T, dir, file string) []harness.Record {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rr := harness.NewRecordReader(f)
+	var recs []harness.Record
+	for rr.Scan() {
+		recs = append(recs, rr.Record())
+	}
+	return recs
+}
+
+func near(x, want, tol float64) bool { return math.Abs(x/want-1) <= tol }
+
+// threeVariants: a dead variant first (the A/A copy must be the first live
+// one, a), a at 1 ms with a checksum, b 1.25x slower.
+func threeVariants(seed uint64) replay.Scenario {
+	return replay.Scenario{Seed: seed, Setup: true, Variants: []replay.Variant{
+		{Name: "dead", Dead: true},
+		{Name: "a", NS: 1e6, Noise: 0.02, Checksum: true, Want: 3},
+		{Name: "b", NS: 1.25e6, Noise: 0.02},
+	}}
+}
+
+// A first %bench: the discarded first execution, BlockPlan's processes of
+// interleaved rounds with the A/A copy of the first live variant last, one
+// in-process series of reps per fresh variant, runs fresh processes per
+// fresh variant taking turns, each giving its cold pass and its pass to the
+// same run of the series; checksums summed over every measured pass.
+func TestReplayFirstBench(t *testing.T) {
+	dir := t.TempDir()
+	k, log := replayKernel(t, dir, "first", threeVariants(1))
+	const reps, runs = 20, 10
+	opt := replayOptions(t, "reps=20", "runs=10", "variants=dead,a,b", "fresh=a,b")
+	r, err := bench.Run(context.Background(), k, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	per, blocks := bench.BlockPlan(reps)
+	ps := readLog(t, log)
+	var want []string
+	want = append(want, "first-discarded")
+	for j := 1; j <= blocks; j++ {
+		want = append(want, "interleaved-"+strconv.Itoa(j))
+	}
+	want = append(want, "inprocess-a", "inprocess-b")
+	for run := 1; run <= runs; run++ {
+		for _, v := range []string{"a", "b"} {
+			want = append(want, "fresh-l0-"+v+"-"+strconv.Itoa(100 + run)[1:])
+		}
+	}
+	var got []string
+	for _, p := range ps {
+		got = append(got, label(p.file))
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("processes\n %v\nwant\n %v", got, want)
+	}
+	for j, p := range ps[1 : 1+blocks] {
+		if p.args["-slots"] != "dead,a,b,a" || p.args["-rounds"] != strconv.Itoa(per) || p.args["-order-seed"] == "" {
+			t.Errorf("%s: -slots %q -rounds %q -order-seed %q; want the A/A copy of a last, %d rounds, shuffled",
+				p.file, p.args["-slots"], p.args["-rounds"], p.args["-order-seed"], per)
+		}
+		if _, clock := p.args["-clock"]; clock != (j == 0) {
+			t.Errorf("%s: -clock %v: the clock is measured in the first block only", p.file, clock)
+		}
+	}
+	if _, cold := ps[0].args["-calibrate-reads"]; !cold || ps[0].args["-cold"] != "dead" {
+		t.Errorf("first execution: %v", ps[0].args)
+	}
+	if r.AA.Variant != "a" || len(r.AA.SamplesNS) != reps || !near(r.AA.Ratio, 1, 0.03) {
+		t.Errorf("A/A: variant %q, %d samples, ratio %v", r.AA.Variant, len(r.AA.SamplesNS), r.AA.Ratio)
+	}
+	for _, v := range []string{"a", "b"} {
+		if n := len(r.Series(v, "interleaved")); n != reps {
+			t.Errorf("%s: %d interleaved samples, want %d", v, n, reps)
+		}
+		if n := len(r.Series(v, "in_process")); n != reps {
+			t.Errorf("%s: %d in-process samples, want %d", v, n, reps)
+		}
+		fresh, cold := r.Series(v, "fresh"), r.Series(v, "cold")
+		if len(fresh) != runs || len(cold) != runs {
+			t.Fatalf("%s: %d fresh and %d cold samples, want %d each", v, len(fresh), len(cold), runs)
+		}
+		// Run i of both series is the same process's: its cold record and its sample.
+		i := 0
+		for _, p := range ps {
+			if !strings.HasPrefix(label(p.file), "fresh-l0-"+v+"-") {
+				continue
+			}
+			for _, rec := range rawRecords(t, r.RawFile, p.file) {
+				switch rec.Kind {
+				case "cold":
+					if ns, _ := rec.Float("ns"); ns != cold[i] {
+						t.Errorf("%s: cold[%d] = %v, its process %s recorded %v", v, i, cold[i], p.file, ns)
+					}
+				case "sample":
+					if ns, _ := rec.Float("ns"); ns != fresh[i] {
+						t.Errorf("%s: fresh[%d] = %v, its process %s recorded %v", v, i, fresh[i], p.file, ns)
+					}
+				}
+			}
+			i++
+		}
+	}
+	if ratio, ok := r.Ratio("b", "a"); !ok || !near(ratio, 1.25, 0.03) {
+		t.Errorf("b/a = %v (%v), the scenario's 1.25", ratio, ok)
+	}
+	// a's passes: twice per interleaved round (the A/A copy), the
+	// in-process series, one per fresh process; 3 each.
+	c := r.Variant("a").Checksum
+	if c == nil || c.Passes != 2*reps+reps+runs || !c.OK || c.Got != 3*float64(c.Passes) {
+		t.Errorf("a's checksum %+v, want %d passes of 3", c, 3*reps+runs)
+	}
+	if c := r.Variant("b").Checksum; c != nil {
+		t.Errorf("b has no checksum, the result says %+v", c)
+	}
+}
