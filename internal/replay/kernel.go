@@ -48,7 +48,16 @@ func NewKernel(dir, name string, sc Scenario) (*harness.Kernel, error) {
 		if line == 0 {
 			line = i + 2
 		}
-		hv := harness.Variant{Name: v.Name, Line: line, Symbol: "replay_" + v.Name, Dead: v.Dead,
+		// Its "assembly" is its times, in objdump's form: two builds
+		// whose variant replays the same times read "assembly identical".
+		var recorded float64
+		for _, ns := range v.Recorded {
+			recorded += ns
+		}
+		asm := fmt.Sprintf("0000000000401000 <replay_%s>:\n  401000:\tmov    $%#x,%%rax\n  401007:\tmov    $%#x,%%rdx\n"+
+			"  40100e:\tmov    $%#x,%%rcx\n  401015:\tmov    $%#x,%%rsi\n  40101c:\tret\n",
+			v.Name, int64(v.NS), int64(v.Noise*1e6), int64(recorded), b2i(v.Dead))
+		hv := harness.Variant{Name: v.Name, Line: line, Symbol: "replay_" + v.Name, Dead: v.Dead, Asm: asm, BatchAsm: asm,
 			Finding: "replayed times", BatchSymbol: "replay_batch_" + v.Name, BatchDead: v.Dead}
 		if v.Dead {
 			hv.Finding = "the region holds no work (replayed)"

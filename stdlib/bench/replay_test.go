@@ -205,3 +205,97 @@ func TestReplayFirstBench(t *testing.T) {
 		t.Errorf("b has no checksum, the result says %+v", c)
 	}
 }
+
+// oneVariant is a kernel of one variant a of ns per pass.
+func oneVariant(seed uint64, ns, noise float64) replay.Scenario {
+	return replay.Scenario{Seed: seed, Variants: []replay.Variant{{Name: "a", NS: ns, Noise: noise}}}
+}
+
+// beforeAfter runs kernel now against baseline before with args, and
+// returns the result, a's verdict and its headline line.
+func beforeAfter(t *testing.T, now, before *harness.Kernel, args ...string) (*bench.Result, bench.VariantVerdict, string) {
+	t.Helper()
+	opt := replayOptions(t, append([]string{"reps=10", "runs=10", "fresh=a"}, args...)...)
+	opt.Baseline = before
+	r, err := bench.Run(context.Background(), now, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Baseline == nil || len(r.Baseline.Verdicts) != 1 {
+		t.Fatalf("no verdict of a: %+v", r.Baseline)
+	}
+	var line string
+	for _, l := range bench.Headline(r) {
+		if l.Variant == "a" {
+			line = l.Text
+		}
+	}
+	return r, r.Baseline.Verdicts[0], line
+}
+
+// A before/after of a build 1.25x slower: slower, with an interval that
+// holds 1.25, decided at the 10-block minimum (the blocks are lock-step
+// pairs in step mode, then a fresh pair each).
+func TestReplayBeforeAfterSlower(t *testing.T) {
+	dir := t.TempDir()
+	now, nowLog := replayKernel(t, dir, "now", oneVariant(1, 1.25e6, 0.02))
+	before, beforeLog := replayKernel(t, dir, "before", oneVariant(2, 1e6, 0.02))
+	r, v, line := beforeAfter(t, now, before, "budget=30s")
+	if v.Verdict != bench.VerdictSlower || v.CILow > 1.25 || v.CIHigh < 1.25 || !near(v.Ratio, 1.25, 0.02) {
+		t.Errorf("verdict %s, ratio %v in [%v, %v]; want slower around 1.25", v.Verdict, v.Ratio, v.CILow, v.CIHigh)
+	}
+	if !regexp.MustCompile(`^a: 1\.2[0-9]*x slower \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`).MatchString(line) {
+		t.Errorf("headline %q", line)
+	}
+	if r.Baseline.Blocks != bench.MinRuns || r.Baseline.Stop != bench.StopDecided {
+		t.Errorf("%d blocks, stopped: %s; want %d, decided", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
+	}
+	for _, c := range []struct {
+		log            string
+		first, stepped string
+	}{{nowLog, "first-discarded", "interleaved-"}, {beforeLog, "baseline-first-discarded", "baseline-interleaved-"}} {
+		ps := readLog(t, c.log)
+		var steps, fresh int
+		for _, p := range ps {
+			switch l := label(p.file); {
+			case strings.HasPrefix(l, c.stepped):
+				steps++
+				_, step := p.args["-step"]
+				if !step || p.args["-rounds"] != strconv.Itoa(bench.BlockRounds) || p.args["-step-warmup"] != strconv.Itoa(bench.StepWarmup) {
+					t.Errorf("%s: %v, want step mode of %d rounds", p.file, p.args, bench.BlockRounds)
+				}
+			case strings.Contains(l, "fresh-"):
+				fresh++
+			}
+		}
+		if label(ps[0].file) != c.first || steps != bench.MinRuns || fresh != bench.MinRuns {
+			t.Errorf("%s: first %s, %d lock-step and %d fresh processes; want %d each", c.log, ps[0].file, steps, fresh, bench.MinRuns)
+		}
+	}
+	if n := len(r.Series("a", "interleaved")); n != bench.MinRuns*bench.BlockRounds || len(r.Baseline.NewFirst) != n {
+		t.Errorf("%d interleaved rounds, %d orders recorded; want %d", n, len(r.Baseline.NewFirst), bench.MinRuns*bench.BlockRounds)
+	}
+}
+
+// A before/after of an unchanged build whose noise is wider than resolve=
+// can settle in the budget: it runs past the minimum until the budget
+// stops it, and reads undefined or no difference, never slower or faster.
+func TestReplayBeforeAfterUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	now, _ := replayKernel(t, dir, "now", oneVariant(3, 1e6, 0.05))
+	before, _ := replayKernel(t, dir, "before", oneVariant(4, 1e6, 0.05))
+	r, v, line := beforeAfter(t, now, before, "budget=2s", "resolve=1%")
+	t.Logf("%d blocks: %s", r.Baseline.Blocks, line)
+	if v.Verdict != bench.VerdictUndefined && v.Verdict != bench.VerdictNoDifference {
+		t.Errorf("unchanged code reads %s: %s", v.Verdict, line)
+	}
+	if v.CILow > 1 || v.CIHigh < 1 {
+		t.Errorf("interval [%v, %v] excludes 1", v.CILow, v.CIHigh)
+	}
+	if r.Baseline.Stop != bench.StopBudget || r.Baseline.Blocks <= bench.MinRuns {
+		t.Errorf("%d blocks, stopped: %s; want more than %d, by the budget", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
+	}
+	if strings.Contains(line, "slower") || strings.Contains(line, "faster") || !strings.HasSuffix(line, "assembly identical") {
+		t.Errorf("headline %q", line)
+	}
+}
