@@ -299,3 +299,74 @@ func TestReplayBeforeAfterUnchanged(t *testing.T) {
 		t.Errorf("headline %q", line)
 	}
 }
+
+// A process that fails midway ends the run: the error names the process
+// and how it ended, the result is partial with what was measured before,
+// and the raw records of every process so far are on disk, the failed
+// one's without its done record; recover rebuilds the same series from
+// them.
+func TestReplayProcessFails(t *testing.T) {
+	cases := []struct {
+		name string
+		fail replay.Fail
+		says []string
+		// what is measured before the failure: interleaved rounds of a,
+		// in-process samples, fresh samples
+		inter, inproc, fresh int
+		last                 string // the label of the last process
+	}{
+		{"fresh process exits 3", replay.Fail{Process: "fresh-l0-a-03", AfterSamples: 0, Status: 3},
+			[]string{"fresh-l0-a-03", "exited with status 3"}, 20, 20, 2, "fresh-l0-a-03"},
+		{"interleaved block ends early", replay.Fail{Process: "interleaved-2", AfterSamples: 4, Status: 0}, // its first round
+			[]string{"interleaved-2", "exited without finishing its passes"}, 3, 0, 0, "interleaved-2"},
+		{"refused", replay.Fail{Process: "inprocess-b", AfterSamples: 0, Status: 2, Error: "replayed refusal"},
+			[]string{"inprocess-b", "the harness refused: replayed refusal"}, 20, 20, 0, "inprocess-b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			sc := threeVariants(5)
+			sc.Fail = &c.fail
+			k, log := replayKernel(t, dir, "fails", sc)
+			r, err := bench.Run(context.Background(), k, replayOptions(t, "reps=20", "runs=10", "variants=dead,a,b", "fresh=a,b"))
+			if err == nil {
+				t.Fatal("the run did not fail")
+			}
+			for _, s := range c.says {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("the error does not say %q: %v", s, err)
+				}
+			}
+			if r == nil || !r.Partial || r.Error != err.Error() {
+				t.Fatalf("the result is not partial with the error: %+v", r)
+			}
+			counts := func(r *bench.Result) [3]int {
+				return [3]int{len(r.Series("a", "interleaved")), len(r.Series("a", "in_process")), len(r.Series("a", "fresh"))}
+			}
+			if got, want := counts(r), [3]int{c.inter, c.inproc, c.fresh}; got != want {
+				t.Errorf("a's interleaved, in-process and fresh samples: %v, want %v", got, want)
+			}
+			ps := readLog(t, log)
+			if l := label(ps[len(ps)-1].file); l != c.last {
+				t.Errorf("the last process was %s, want %s", l, c.last)
+			}
+			for i, p := range ps {
+				recs := rawRecords(t, r.RawFile, p.file)
+				done := len(recs) > 0 && recs[len(recs)-1].Kind == "done"
+				if len(recs) == 0 || recs[0].Kind != "start" || done != (i < len(ps)-1) {
+					t.Errorf("%s on disk: %d records, done %v", p.file, len(recs), done)
+				}
+			}
+			if err := os.Remove(filepath.Join(r.RawFile, bench.ResultFile)); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := bench.Recover(r.RawFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rec.Partial || counts(rec) != counts(r) {
+				t.Errorf("recovered: partial %v, samples %v; the run's %v", rec.Partial, counts(rec), counts(r))
+			}
+		})
+	}
+}
