@@ -54,7 +54,7 @@ func Run(path string, args []string, stdin io.Reader, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "setup %d\n", b2i(sc.Setup))
 		return 0
 	}
-	d := &driver{sc: sc, out: stdout, stdin: stdin, stdout: stdout}
+	d := &driver{sc: sc, kernel: filepath.Base(strings.TrimSuffix(path, ScenarioSuffix)), out: stdout, stdin: stdin, stdout: stdout}
 	status, err := d.run(args)
 	defer func() {
 		if d.closer != nil {
@@ -78,6 +78,7 @@ type slot struct {
 
 type driver struct {
 	sc         *Scenario
+	kernel     string // the kernel's name: its Binary's
 	out        io.Writer
 	closer     io.Closer // the -out file
 	stdin      io.Reader
@@ -242,10 +243,12 @@ func (d *driver) lang() string {
 	return "c"
 }
 
-// LogLine is the line a process appends to Scenario.Log: its record
-// file's name, a tab, its arguments joined by spaces.
-func LogLine(file string, args []string) string {
-	return file + "\t" + strings.Join(args, " ") + "\n"
+// LogLine is the line a process appends to Scenario.Log: the kernel's
+// name (its Binary's), its record file's name and its arguments joined by
+// spaces, separated by tabs. Kernels that share a log (the points of a
+// sweep) record the order their processes ran in.
+func LogLine(kernel, file string, args []string) string {
+	return kernel + "\t" + file + "\t" + strings.Join(args, " ") + "\n"
 }
 
 func (d *driver) log(args []string) {
@@ -257,7 +260,7 @@ func (d *driver) log(args []string) {
 		return
 	}
 	defer f.Close()
-	_, _ = f.WriteString(LogLine(d.file, args))
+	_, _ = f.WriteString(LogLine(d.kernel, d.file, args))
 }
 
 // failNow ends the process as its Fail says.

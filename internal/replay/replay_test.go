@@ -157,6 +157,19 @@ func TestReplayRecordsSpec(t *testing.T) {
 	if !slices.Equal(passed, options) {
 		t.Fatalf("the runs pass %v; records.md lists %v", passed, options)
 	}
+	// The driver parses the table's options and no other.
+	src, err := os.ReadFile("driver.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parsed []string
+	for _, m := range regexp.MustCompile(`fs\.\w+\((?:&[\w.]+, )?"([a-z-]+)"`).FindAllStringSubmatch(string(src), -1) {
+		parsed = append(parsed, "-"+m[1])
+	}
+	sort.Strings(parsed)
+	if !slices.Equal(parsed, options) {
+		t.Errorf("driver.go parses %v; records.md lists %v", parsed, options)
+	}
 	runs := []struct {
 		name   string
 		stdin  string
@@ -369,7 +382,7 @@ func TestReplayLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(b), "p001-test.txt\trun -out ") || !strings.HasSuffix(string(b), " -slots a -rounds 1\n") {
+	if !strings.HasPrefix(string(b), "log\tp001-test.txt\trun -out ") || !strings.HasSuffix(string(b), " -slots a -rounds 1\n") {
 		t.Errorf("log %q", b)
 	}
 }

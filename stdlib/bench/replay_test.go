@@ -45,11 +45,11 @@ func replayOptions(t *testing.T, args ...string) bench.Options {
 	return opt
 }
 
-// logged is one process of a replay kernel as its log line says: its
-// record file's name and the options it was given.
+// logged is one process of a replay kernel as its log line says: the
+// kernel, its record file's name and the options it was given.
 type logged struct {
-	file string
-	args map[string]string
+	kernel, file string
+	args         map[string]string
 }
 
 func readLog(t *testing.T, path string) []logged {
@@ -60,8 +60,12 @@ func readLog(t *testing.T, path string) []logged {
 	}
 	var ps []logged
 	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		file, argv, _ := strings.Cut(line, "\t")
-		p := logged{file: file, args: map[string]string{}}
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			t.Fatalf("%s: %q is no log line", path, line)
+		}
+		p := logged{kernel: f[0], file: f[1], args: map[string]string{}}
+		argv := f[2]
 		words := strings.Fields(argv)
 		for i := 1; i < len(words); i++ {
 			if !strings.HasPrefix(words[i], "-") {
@@ -368,5 +372,88 @@ func TestReplayProcessFails(t *testing.T) {
 				t.Errorf("recovered: partial %v, samples %v; the run's %v", rec.Partial, counts(rec), counts(r))
 			}
 		})
+	}
+}
+
+// A sweep of three points whose pass grows with N: every phase and every
+// round of fresh processes visits the points in the order the summary
+// records (the replay kernels share one log, so the order their processes
+// ran in is known), and each point's series are its own kernel's times.
+func TestReplaySweep(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "sweep.log")
+	ns := []int64{1 << 10, 2 << 10, 4 << 10}
+	var pts []bench.SweepRun
+	for i, n := range ns {
+		sc := replay.Scenario{Seed: uint64(10 + i), Log: log, Variants: []replay.Variant{{Name: "a", NS: 100 * float64(n), Noise: 0.02}}}
+		k, err := replay.NewKernel(dir, "pt"+strconv.Itoa(i), sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts = append(pts, bench.SweepRun{Kernel: k, Point: bench.SweepPoint{ID: "replay", Index: i, Of: len(ns), Param: "N", Value: n, Elements: n}})
+	}
+	const reps, runs = 10, 10
+	rs, err := bench.RunSweep(context.Background(), pts, replayOptions(t, "reps=10", "runs=10", "fresh=a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := rs[len(rs)-1].Sweep.Summary
+	if sum == nil || len(sum.Order) != 4+runs {
+		t.Fatalf("summary %+v: want the order of 4 phases and %d fresh rounds", sum, runs)
+	}
+	// turn is the entry of Order a process belongs to: 0 is the
+	// conditions (no process), then the first execution, part 1, the
+	// in-process series, each round of fresh processes.
+	turn := func(l string) int {
+		switch {
+		case l == "first-discarded":
+			return 1
+		case strings.HasPrefix(l, "interleaved-"):
+			return 2
+		case strings.HasPrefix(l, "inprocess-"):
+			return 3
+		case strings.HasPrefix(l, "fresh-l0-a-"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(l, "fresh-l0-a-"))
+			return 3 + n
+		}
+		t.Fatalf("process %s of no phase", l)
+		return 0
+	}
+	visited := make([][]int, len(sum.Order))
+	prev := -1
+	for _, p := range readLog(t, log) {
+		i, _ := strconv.Atoi(strings.TrimPrefix(p.kernel, "pt"))
+		tn := turn(label(p.file))
+		if tn < prev {
+			t.Fatalf("%s of %s ran after a process of turn %d", p.file, p.kernel, prev)
+		}
+		if v := visited[tn]; len(v) == 0 || v[len(v)-1] != i {
+			visited[tn] = append(visited[tn], i)
+		}
+		prev = tn
+	}
+	for j, o := range sum.Order {
+		sorted := slices.Sorted(slices.Values(o))
+		if !slices.Equal(sorted, []int{0, 1, 2}) {
+			t.Errorf("turn %d: order %v is no permutation of the points", j, o)
+		}
+		if j > 0 && !slices.Equal(visited[j], o) {
+			t.Errorf("turn %d: the processes visited the points %v, the summary says %v", j, visited[j], o)
+		}
+	}
+	t.Logf("order %v visited %v", sum.Order, visited)
+	var last float64
+	for i, r := range rs {
+		if r.Sweep == nil || r.Sweep.Index != i || r.Sweep.Value != ns[i] {
+			t.Fatalf("result %d is of point %+v", i, r.Sweep)
+		}
+		m := r.Summary("a", "interleaved").Median
+		if !near(m, 100*float64(ns[i]), 0.03) || m <= last {
+			t.Errorf("point %d: median %v ns, want %v, above the previous point's %v", i, m, 100*float64(ns[i]), last)
+		}
+		last = m
+		if n, f := len(r.Series("a", "interleaved")), len(r.Series("a", "fresh")); n != reps || f != runs {
+			t.Errorf("point %d: %d interleaved and %d fresh samples, want %d and %d", i, n, f, reps, runs)
+		}
 	}
 }
