@@ -237,19 +237,46 @@ func beforeAfter(t *testing.T, now, before *harness.Kernel, args ...string) (*be
 	return r, r.Baseline.Verdicts[0], line
 }
 
-// A before/after of a build 1.25x slower: slower, with an interval that
-// holds 1.25, decided at the 10-block minimum (the blocks are lock-step
-// pairs in step mode, then a fresh pair each).
-func TestReplayBeforeAfterSlower(t *testing.T) {
-	dir := t.TempDir()
-	now, nowLog := replayKernel(t, dir, "now", oneVariant(1, 1.25e6, 0.02))
-	before, beforeLog := replayKernel(t, dir, "before", oneVariant(2, 1e6, 0.02))
-	r, v, line := beforeAfter(t, now, before, "budget=30s")
-	if v.Verdict != bench.VerdictSlower || v.CILow > 1.25 || v.CIHigh < 1.25 || !near(v.Ratio, 1.25, 0.02) {
-		t.Errorf("verdict %s, ratio %v in [%v, %v]; want slower around 1.25", v.Verdict, v.Ratio, v.CILow, v.CIHigh)
+// A before/after of a build 1.25x slower than its baseline, and of one
+// whose baseline is 1.25x slower: slower (faster), with an interval that
+// holds the ratio, decided at the 10-block minimum (the blocks are
+// lock-step pairs in step mode, then a fresh pair each).
+func TestReplayBeforeAfterDecided(t *testing.T) {
+	cases := []struct {
+		now, before float64
+		verdict     string
+		ratio       float64
+		headline    string
+	}{
+		{1.25e6, 1e6, bench.VerdictSlower, 1.25, `^a: 1\.2[0-9]*x slower \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`},
+		{1e6, 1.25e6, bench.VerdictFaster, 0.8, `^a: 1\.2[0-9]*x faster \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`},
 	}
-	if !regexp.MustCompile(`^a: 1\.2[0-9]*x slower \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`).MatchString(line) {
+	for _, c := range cases {
+		t.Run(c.verdict, func(t *testing.T) {
+			testDecided(t, c.now, c.before, c.verdict, c.ratio, c.headline)
+		})
+	}
+}
+
+func testDecided(t *testing.T, nowNS, beforeNS float64, verdict string, ratio float64, headline string) {
+	dir := t.TempDir()
+	now, nowLog := replayKernel(t, dir, "now", oneVariant(1, nowNS, 0.02))
+	before, beforeLog := replayKernel(t, dir, "before", oneVariant(2, beforeNS, 0.02))
+	r, v, line := beforeAfter(t, now, before, "budget=30s")
+	t.Log(line)
+	if v.Verdict != verdict || v.CILow > ratio || v.CIHigh < ratio || !near(v.Ratio, ratio, 0.02) {
+		t.Errorf("verdict %s, ratio %v in [%v, %v]; want %s around %v", v.Verdict, v.Ratio, v.CILow, v.CIHigh, verdict, ratio)
+	}
+	if !regexp.MustCompile(headline).MatchString(line) {
 		t.Errorf("headline %q", line)
+	}
+	// The headline says the factor both ways: its interval holds 1.25.
+	if m := regexp.MustCompile(`\[([0-9.]+), ([0-9.]+)\]`).FindStringSubmatch(line); m != nil {
+		lo, _ := strconv.ParseFloat(m[1], 64)
+		hi, _ := strconv.ParseFloat(m[2], 64)
+		if lo > 1.25 || hi < 1.25 {
+			t.Errorf("headline interval [%v, %v] does not hold 1.25: %q", lo, hi, line)
+		}
 	}
 	if r.Baseline.Blocks != bench.MinRuns || r.Baseline.Stop != bench.StopDecided {
 		t.Errorf("%d blocks, stopped: %s; want %d, decided", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
