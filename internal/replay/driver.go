@@ -3,7 +3,7 @@ package replay
 import (
 	"bufio"
 	"encoding/binary"
-	"flag"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -15,11 +15,8 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	gobench "github.com/benchbook/benchbook/internal/harness/go/bench"
 )
-
-// Version is the harness version the start record gives: the one the
-// drivers of records.md write.
-const Version = 8
 
 // Main runs the replay driver and exits when this binary was started as a
 // replay kernel (a scenario file sits at os.Args[0]+ScenarioSuffix);
@@ -88,7 +85,7 @@ type driver struct {
 	slots      []*slot
 	shuffle    bool
 	seed       uint64 // -order-seed
-	step       *bufio.Reader
+	step       *bufio.Scanner
 	stepRounds int
 	stepWarm   int
 	samples    int // sample records written
@@ -104,85 +101,121 @@ func (d *driver) record(format string, args ...any) {
 	_, _ = io.WriteString(d.out, fmt.Sprintf(format, args...)+"\n") // one write(2) per record
 }
 
-type prelude struct {
-	cold           string
-	coldAfterSetup bool
-	evictBytes     int64
-	pin, warm      int
-	clock, freq    bool
-	settleMS       float64
-	settleMinMS    float64
-	calib, gapsMS  float64
-	pages          string
-}
-
-func decimal(p *int64) func(string) error {
-	return func(s string) error {
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil || n < 0 {
-			return fmt.Errorf("want a byte count, got %q", s)
+// ParseArgs reads a driver command line (the words after "run") back into
+// the host's harness.Args: the inverse of Args.Argv, one entry per option
+// of records.md's table and none other, with the drivers' defaults for
+// what is not given (-settle-ms 100, -warmup 1). An unknown option, a
+// missing value or one that is not a number is an error, as the drivers'
+// flag parsing makes it.
+func ParseArgs(argv []string) (harness.Args, error) {
+	a := harness.Args{SettleMS: 100, Warmup: 1}
+	layout := func() *harness.Layout {
+		if a.Layout == nil {
+			a.Layout = &harness.Layout{}
 		}
-		*p = n
-		return nil
+		return a.Layout
 	}
+	integer := func(set func(int)) func(string) error {
+		return func(v string) error {
+			n, err := strconv.Atoi(v)
+			set(n)
+			return err
+		}
+	}
+	float := func(set func(float64)) func(string) error {
+		return func(v string) error {
+			f, err := strconv.ParseFloat(v, 64)
+			set(f)
+			return err
+		}
+	}
+	valued := map[string]func(string) error{
+		"-out":   func(v string) error { a.Out = v; return nil },
+		"-slots": func(v string) error { a.Slots = strings.Split(v, ","); return nil },
+		"-batch": func(v string) error {
+			for _, w := range strings.Split(v, ",") {
+				k, err := strconv.ParseInt(w, 10, 64)
+				if err != nil {
+					return err
+				}
+				a.Batch = append(a.Batch, k)
+			}
+			return nil
+		},
+		"-cold": func(v string) error { a.Cold = v; return nil },
+		"-evict-bytes": func(v string) error {
+			n, err := strconv.ParseInt(v, 10, 64)
+			a.EvictBytes = n
+			return err
+		},
+		"-stack-pad":       integer(func(n int) { layout().StackPad = n }),
+		"-heap-pad":        integer(func(n int) { layout().HeapPad = n }),
+		"-pin":             integer(func(n int) { a.Pin = &n }),
+		"-settle-ms":       float(func(f float64) { a.SettleMS = f }),
+		"-settle-min-ms":   float(func(f float64) { a.SettleMinMS = &f }),
+		"-warmup":          integer(func(n int) { a.Warmup = n }),
+		"-rounds":          integer(func(n int) { a.Rounds = n }),
+		"-calibrate-reads": integer(func(n int) { a.CalibrateReads = n }),
+		"-gaps-ms":         integer(func(n int) { a.GapsMS = n }),
+		"-order-seed": func(v string) error {
+			seed, err := strconv.ParseUint(v, 10, 64)
+			a.OrderSeed = &seed
+			return err
+		},
+		"-pages": func(v string) error {
+			if v != "4k" && v != "huge" {
+				return errors.New("want 4k or huge")
+			}
+			a.Pages = v
+			return nil
+		},
+		"-step-rounds": integer(func(n int) { a.StepRounds = n }),
+		"-step-warmup": integer(func(n int) { a.StepWarmup = n }),
+	}
+	bare := map[string]func(){
+		"-cold-after-setup": func() { a.ColdAfterSetup = true },
+		"-no-aslr":          func() { layout().NoASLR = true },
+		"-clock":            func() { a.Clock = true },
+		"-freq":             func() { a.Freq = true },
+		"-step":             func() { a.Step = true },
+	}
+	for i := 0; i < len(argv); i++ {
+		name := argv[i]
+		if set, ok := bare[name]; ok {
+			set()
+			continue
+		}
+		set, ok := valued[name]
+		switch {
+		case !ok:
+			return a, fmt.Errorf("flag provided but not defined: %s", name)
+		case i+1 == len(argv):
+			return a, fmt.Errorf("flag needs an argument: %s", name)
+		}
+		i++
+		if err := set(argv[i]); err != nil {
+			return a, fmt.Errorf("invalid value %q for flag %s: %v", argv[i], name, err)
+		}
+	}
+	return a, nil
 }
 
-// run parses the options of records.md's table (every one, nothing else:
-// flag refuses an unknown option) and writes the records in their order.
+// run writes the records of the run args ask for, in records.md's order.
 func (d *driver) run(args []string) (int, error) {
 	if args[0] != "run" {
 		return 0, fmt.Errorf("usage: list | run -out FILE -slots a,b [options]")
 	}
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var p prelude
-	var stackPad, heapPad int64
-	out := fs.String("out", "", "append records to this file")
-	slots := fs.String("slots", "", "variants in round-robin order")
-	batch := fs.String("batch", "", "passes per timed sample, per slot")
-	fs.StringVar(&p.cold, "cold", "", "variant of the cold pass")
-	fs.IntVar(&p.pin, "pin", -1, "CPU to pin to")
-	fs.Float64Var(&p.settleMS, "settle-ms", 100, "settle time")
-	fs.Float64Var(&p.settleMinMS, "settle-min-ms", -1, "adaptive settle: the floor")
-	fs.IntVar(&d.stepRounds, "step-rounds", 1, "measured rounds per step")
-	fs.IntVar(&d.stepWarm, "step-warmup", 0, "discarded rounds at the start of each step")
-	fs.IntVar(&p.warm, "warmup", 1, "discarded rounds")
-	rounds := fs.Int("rounds", 0, "measured rounds")
-	fs.Float64Var(&p.calib, "calibrate-reads", 0, "calibrate batches to this many clock reads")
-	fs.BoolVar(&p.clock, "clock", false, "measure the clock")
-	fs.Float64Var(&p.gapsMS, "gaps-ms", 0, "record the gaps of this long a window")
-	fs.Func("order-seed", "shuffle the slots of every measured round", func(v string) error {
-		s, err := strconv.ParseUint(v, 10, 64)
-		d.seed, d.shuffle = s, true
-		return err
-	})
-	step := fs.Bool("step", false, "step mode")
-	fs.BoolVar(&p.coldAfterSetup, "cold-after-setup", false, "take the cold pass after setup and an eviction")
-	fs.Func("evict-bytes", "bytes the eviction writes", decimal(&p.evictBytes))
-	fs.Func("stack-pad", "stack pad in bytes", decimal(&stackPad))
-	fs.Func("heap-pad", "heap pad in bytes", decimal(&heapPad))
-	noASLR := fs.Bool("no-aslr", false, "address space randomisation off")
-	fs.Func("pages", "4k or huge", func(v string) error {
-		if v != "4k" && v != "huge" {
-			return fmt.Errorf("-pages %s: want 4k or huge", v)
-		}
-		p.pages = v
-		return nil
-	})
-	freq := fs.Bool("freq", false, "estimate the core clock")
-	if err := fs.Parse(args[1:]); err != nil {
+	a, err := ParseArgs(args[1:])
+	if err != nil {
 		return 0, err
 	}
-	if fs.NArg() > 0 {
-		return 0, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if *out != "" {
-		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if a.Out != "" {
+		f, err := os.OpenFile(a.Out, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 		if err != nil {
 			return 0, fmt.Errorf("cannot open -out file: %w", err)
 		}
 		d.out, d.closer = f, f
-		d.file = filepath.Base(*out)
+		d.file = filepath.Base(a.Out)
 	}
 	d.log(args)
 	h := fnv.New64a()
@@ -191,43 +224,46 @@ func (d *driver) run(args []string) (int, error) {
 	if f := d.sc.Fail; f != nil && f.Process != "" && strings.Contains(d.file, f.Process) {
 		d.fail = f
 	}
-	d.record("start lang=%s pid=%d harness=%d", d.lang(), os.Getpid(), Version)
+	d.record("start lang=%s pid=%d harness=%d", d.lang(), os.Getpid(), gobench.Version)
+	d.stepRounds, d.stepWarm = max(a.StepRounds, 1), a.StepWarmup
+	if a.OrderSeed != nil {
+		d.seed, d.shuffle = *a.OrderSeed, true
+	}
 	switch {
-	case *step && *out == "":
+	case a.Step && a.Out == "":
 		return 0, fmt.Errorf("-step needs -out: stdout carries the ok lines")
-	case d.stepRounds < 1:
+	case a.StepRounds < 0:
 		return 0, fmt.Errorf("-step-rounds must be at least 1")
 	case d.stepWarm < 0:
 		return 0, fmt.Errorf("-step-warmup must not be negative")
-	case p.coldAfterSetup && p.cold == "":
+	case a.ColdAfterSetup && a.Cold == "":
 		return 0, fmt.Errorf("-cold-after-setup needs -cold")
 	}
-	if p.settleMinMS < 0 || p.settleMinMS > p.settleMS {
-		p.settleMinMS = p.settleMS
-	}
-	if err := d.parseSlots(*slots, *batch); err != nil {
+	if err := d.parseSlots(a.Slots, a.Batch); err != nil {
 		return 0, err
 	}
-	if *step {
-		d.step = bufio.NewReader(d.stdin)
+	if a.Step {
+		d.step = bufio.NewScanner(d.stdin)
+	}
+	var l harness.Layout
+	if a.Layout != nil {
+		l = *a.Layout
 	}
 	d.record("layout stack_pad=%d heap_pad=%d stack_addr=%#x heap_addr=%#x text_addr=%#x aslr=%d",
-		stackPad, heapPad, 0x7ffc00000000-stackPad, 0xc000010000+heapPad, 0x401000, b2i(!*noASLR))
+		l.StackPad, l.HeapPad, 0x7ffc00000000-l.StackPad, 0xc000010000+l.HeapPad, 0x401000, b2i(!l.NoASLR))
 	if d.fail != nil && d.fail.AfterSamples == 0 {
 		return d.failNow()
 	}
 	stopped := !d.stepWait()
 	if !stopped {
-		p.freq = *freq
-		if err := d.prelude(p); err != nil {
+		if err := d.prelude(a); err != nil {
 			return 0, err
 		}
 		d.stepOK()
-		var err error
-		if stopped, err = d.measure(*rounds); err != nil {
+		if stopped, err = d.measure(a.Rounds); err != nil {
 			return d.failed(err)
 		}
-		if *freq {
+		if a.Freq {
 			d.freqRecord("after")
 		}
 	}
@@ -278,25 +314,20 @@ func (d *driver) failed(err error) (int, error) {
 	return 0, err
 }
 
-func (d *driver) parseSlots(list, batches string) error {
-	if list == "" {
+func (d *driver) parseSlots(names []string, batch []int64) error {
+	if len(names) == 0 || names[0] == "" {
 		return fmt.Errorf("-slots is required")
 	}
-	for _, name := range strings.Split(list, ",") {
+	for i, name := range names {
 		v := d.sc.variant(name)
 		if v == nil {
 			return fmt.Errorf("unknown variant %s", name)
 		}
-		d.slots = append(d.slots, &slot{v: v, k: 1})
-	}
-	if batches != "" {
-		for i, s := range strings.Split(batches, ",") {
-			if i < len(d.slots) {
-				if k, err := strconv.ParseInt(s, 10, 64); err == nil && k > 0 {
-					d.slots[i].k = k
-				}
-			}
+		s := &slot{v: v, k: 1}
+		if i < len(batch) && batch[i] > 0 {
+			s.k = batch[i]
 		}
+		d.slots = append(d.slots, s)
 	}
 	return nil
 }
@@ -365,20 +396,22 @@ func (d *driver) roundNS() float64 {
 	return ns
 }
 
-func (d *driver) prelude(p prelude) error {
-	if p.pin >= 0 {
-		d.record("pinned cpu=%d", p.pin) // nothing runs: no need to pin
+// prelude writes what comes before the measured rounds, in the protocol's
+// order (records.md, Options).
+func (d *driver) prelude(a harness.Args) error {
+	if a.Pin != nil && *a.Pin >= 0 {
+		d.record("pinned cpu=%d", *a.Pin) // nothing runs: no need to pin
 	}
-	if p.cold != "" && !p.coldAfterSetup {
-		if err := d.cold(p.cold, "start"); err != nil {
+	if a.Cold != "" && !a.ColdAfterSetup {
+		if err := d.cold(a.Cold, "start"); err != nil {
 			return err
 		}
 	}
-	if p.clock {
+	if a.Clock {
 		d.clockRecord()
 	}
-	if p.gapsMS > 0 {
-		d.record("gaps window_ns=%d threshold_ns=5000 count=0 total_ns=0 max_ns=0", int64(p.gapsMS*1e6))
+	if a.GapsMS > 0 {
+		d.record("gaps window_ns=%d threshold_ns=5000 count=0 total_ns=0 max_ns=0", int64(a.GapsMS)*1e6)
 	}
 	if d.sc.Setup {
 		d.record("phase name=setup ns=%d minflt=%d", 250000, 64)
@@ -386,33 +419,37 @@ func (d *driver) prelude(p prelude) error {
 			d.record("phase name=gc ns=%d", 50000)
 		}
 	}
-	switch p.pages {
+	switch a.Pages {
 	case "4k":
 		d.record("pages mode=4k advised_bytes=%d anon_huge_kb=0 collapse_errno=-1", 1<<20)
 	case "huge":
 		d.record("pages mode=huge advised_bytes=%d anon_huge_kb=2048 collapse_errno=0", 2<<20)
 	}
-	if p.coldAfterSetup {
-		bytes := p.evictBytes
+	if a.ColdAfterSetup {
+		bytes := a.EvictBytes
 		if bytes == 0 {
 			bytes = 64 << 20
 		}
 		d.record("phase name=evict ns=%d bytes=%d huge=0", bytes/1000, bytes)
-		if err := d.cold(p.cold, "setup"); err != nil {
+		if err := d.cold(a.Cold, "setup"); err != nil {
 			return err
 		}
 	}
-	d.settle(p.settleMS, p.settleMinMS)
-	if p.calib > 0 {
-		if !p.clock {
+	floor := a.SettleMS
+	if a.SettleMinMS != nil && *a.SettleMinMS >= 0 && *a.SettleMinMS < floor {
+		floor = *a.SettleMinMS
+	}
+	d.settle(a.SettleMS, floor)
+	if a.CalibrateReads > 0 {
+		if !a.Clock {
 			d.clockRecord()
 		}
-		d.calibrate(int64(p.calib*d.sc.readCost()) + 1)
+		d.calibrate(int64(float64(a.CalibrateReads)*d.sc.readCost()) + 1)
 	}
-	if p.freq {
+	if a.Freq {
 		d.freqRecord("before")
 	}
-	d.record("phase name=warmup ns=%d passes=%d", int64(float64(p.warm)*d.roundNS()), p.warm*len(d.slots))
+	d.record("phase name=warmup ns=%d passes=%d", int64(float64(a.Warmup)*d.roundNS()), a.Warmup*len(d.slots))
 	return nil
 }
 
@@ -470,25 +507,16 @@ func (d *driver) calibrate(goal int64) {
 			}
 			return max(min(t[0], t[1]), min(max(t[0], t[1]), t[2]))
 		}
+		// testing.B's predictN, as the drivers' predictK: 20% over the
+		// goal, at most 100x and at least one more than the last.
 		k, ns := int64(1), median(1)
 		for ns < goal && k < 1e9 {
-			k = predictK(goal, k, ns, k)
+			k = min(1e9, max(k+1, min(100*k, goal*k/max(ns, 1)*6/5)))
 			ns = median(k)
 		}
 		s.k = k
 		d.record("batch slot=%d variant=%s k=%d ns=%d goal_ns=%d timings=%d", i, s.v.Name, k, ns, goal, timings)
 	}
-}
-
-func predictK(goal, prevK, prevNS, last int64) int64 {
-	if prevNS <= 0 {
-		prevNS = 1
-	}
-	k := goal * prevK / prevNS
-	k += k / 5
-	k = min(k, 100*last)
-	k = max(k, last+1)
-	return min(k, 1e9)
 }
 
 func (d *driver) freqRecord(when string) {
@@ -510,17 +538,16 @@ func (d *driver) roundOrder(r int) []int {
 	return order
 }
 
+// stepWait waits for the next step's line in step mode: false at EOF, on
+// a read error or for "stop", which end the run (records.md, Step mode).
 func (d *driver) stepWait() bool {
-	if d.step == nil {
-		return true
-	}
-	line, err := d.step.ReadString('\n')
-	return err == nil && strings.TrimRight(line, "\r\n") != "stop"
+	return d.step == nil || d.step.Scan() && strings.TrimSpace(d.step.Text()) != "stop"
 }
 
+// stepOK answers a step done (its records are in the file already).
 func (d *driver) stepOK() {
 	if d.step != nil {
-		_, _ = io.WriteString(d.stdout, "ok\n")
+		fmt.Fprintln(d.stdout, "ok")
 	}
 }
 

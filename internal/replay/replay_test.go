@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -77,13 +78,10 @@ func drive(t *testing.T, k *harness.Kernel, stdin string, args ...string) (lines
 	cmd.Stdin = strings.NewReader(stdin)
 	var so strings.Builder
 	cmd.Stdout = &so
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		status = ee.ExitCode()
-	} else if err != nil {
+	if err := cmd.Run(); cmd.ProcessState == nil {
 		t.Fatal(err)
 	}
+	status = cmd.ProcessState.ExitCode()
 	f, err := os.Open(out)
 	if errors.Is(err, os.ErrNotExist) { // refused before it opened -out
 		return nil, so.String(), status
@@ -157,18 +155,29 @@ func TestReplayRecordsSpec(t *testing.T) {
 	if !slices.Equal(passed, options) {
 		t.Fatalf("the runs pass %v; records.md lists %v", passed, options)
 	}
-	// The driver parses the table's options and no other.
+	// The driver parses the table's options and no other, into the Args
+	// the host wrote them from.
 	src, err := os.ReadFile("driver.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var parsed []string
-	for _, m := range regexp.MustCompile(`fs\.\w+\((?:&[\w.]+, )?"([a-z-]+)"`).FindAllStringSubmatch(string(src), -1) {
-		parsed = append(parsed, "-"+m[1])
+	for _, m := range regexp.MustCompile(`(?m)^\t\t"(-[a-z-]+)": `).FindAllStringSubmatch(string(src), -1) {
+		parsed = append(parsed, m[1])
 	}
 	sort.Strings(parsed)
 	if !slices.Equal(parsed, options) {
 		t.Errorf("driver.go parses %v; records.md lists %v", parsed, options)
+	}
+	stepped := all
+	stepped.Step, stepped.Out = true, "records.txt"
+	if back, err := replay.ParseArgs(stepped.Argv()[1:]); err != nil || !reflect.DeepEqual(back, stepped) {
+		t.Errorf("ParseArgs(Argv()) = %+v, %v; want %+v", back, err, stepped)
+	}
+	for _, bad := range [][]string{{"-rounds"}, {"-rounds", "x"}, {"-pages", "2m"}, {"-slots", "a", "extra"}} {
+		if _, err := replay.ParseArgs(bad); err == nil {
+			t.Errorf("ParseArgs(%q) took it", bad)
+		}
 	}
 	runs := []struct {
 		name   string
