@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -481,6 +482,38 @@ func TestReplaySweep(t *testing.T) {
 		last = m
 		if n, f := len(r.Series("a", "interleaved")), len(r.Series("a", "fresh")); n != reps || f != runs {
 			t.Errorf("point %d: %d interleaved and %d fresh samples, want %d and %d", i, n, f, reps, runs)
+		}
+	}
+}
+
+// A pass shorter than 100 clock reads is timed in batches the first
+// execution calibrates (batch=K fixes K and keeps the calibrated k); a
+// dead variant is never batched; the series are per pass; a wrong checksum
+// fails the run with ErrChecksum.
+func TestReplayBatchesAndChecksum(t *testing.T) {
+	sc := replay.Scenario{Seed: 6, Variants: []replay.Variant{
+		{Name: "short", NS: 5, Noise: 0.01, Checksum: true, WrongBy: 1.5},
+		{Name: "dead", Dead: true},
+	}}
+	k, _ := replayKernel(t, t.TempDir(), "short", sc)
+	for _, c := range []struct {
+		arg  string
+		want func(k int) bool
+	}{{"batch=auto", func(k int) bool { return k >= 400 }}, {"batch=7", func(k int) bool { return k == 7 }}} {
+		r, err := bench.Run(context.Background(), k, replayOptions(t, "reps=10", "runs=10", "fresh=short", c.arg))
+		if !errors.Is(err, bench.ErrChecksum) {
+			t.Errorf("%s: err = %v, want a checksum mismatch", c.arg, err)
+		}
+		s, d := r.Variant("short"), r.Variant("dead")
+		// The goal is 100 reads of 20 ns: a 5 ns pass takes about 480.
+		if !c.want(s.Batch) || d.Batch != 1 || (c.arg == "batch=7" && s.BatchAuto < 400) {
+			t.Errorf("%s: short batched %d (auto %d), dead %d", c.arg, s.Batch, s.BatchAuto, d.Batch)
+		}
+		if m := r.Summary("short", "interleaved").Median; !near(m, 5, 0.05) {
+			t.Errorf("%s: short's median %v ns per pass, want 5", c.arg, m)
+		}
+		if ch := s.Checksum; ch == nil || ch.OK || ch.Got != 1.5*float64(ch.Passes) {
+			t.Errorf("%s: checksum %+v", c.arg, ch)
 		}
 	}
 }
