@@ -309,9 +309,9 @@ func testDecided(t *testing.T, nowNS, beforeNS float64, verdict string, ratio fl
 	}
 }
 
-// A before/after of an unchanged build whose noise is wider than resolve=
-// can settle in the budget: it runs past the minimum until the budget
-// stops it, and reads undefined or no difference, never slower or faster.
+// A before/after of an unchanged build, its noise too wide for an
+// interval within resolve=1% in the budget: it runs until the budget stops
+// it, and reads undefined or no difference, never slower or faster.
 func TestReplayBeforeAfterUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	now, _ := replayKernel(t, dir, "now", oneVariant(3, 1e6, 0.05))
@@ -324,8 +324,10 @@ func TestReplayBeforeAfterUnchanged(t *testing.T) {
 	if v.CILow > 1 || v.CIHigh < 1 {
 		t.Errorf("interval [%v, %v] excludes 1", v.CILow, v.CIHigh)
 	}
-	if r.Baseline.Stop != bench.StopBudget || r.Baseline.Blocks <= bench.MinRuns {
-		t.Errorf("%d blocks, stopped: %s; want more than %d, by the budget", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
+	// Past the minimum here (28-41 blocks in 2 s); a machine busy enough
+	// may fit no more than the minimum in the budget, so that is not held.
+	if r.Baseline.Stop != bench.StopBudget || r.Baseline.Blocks < bench.MinRuns {
+		t.Errorf("%d blocks, stopped: %s; want at least %d, stopped by the budget", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
 	}
 	if strings.Contains(line, "slower") || strings.Contains(line, "faster") || !strings.HasSuffix(line, "assembly identical") {
 		t.Errorf("headline %q", line)
