@@ -519,3 +519,35 @@ func TestReplayBatchesAndChecksum(t *testing.T) {
 		}
 	}
 }
+
+// cold=after-setup moves the cold pass of every process that takes one
+// after setup and an eviction (-cold-after-setup), and the cold series is
+// still one per fresh process.
+func TestReplayColdAfterSetup(t *testing.T) {
+	k, log := replayKernel(t, t.TempDir(), "cold", threeVariants(8))
+	r, err := bench.Run(context.Background(), k, replayOptions(t, "reps=10", "runs=10", "variants=a,b", "fresh=a", "cold=after-setup"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range readLog(t, log) {
+		_, after := p.args["-cold-after-setup"]
+		if _, cold := p.args["-cold"]; cold != after {
+			t.Errorf("%s: -cold %v, -cold-after-setup %v", p.file, cold, after)
+		}
+		if !strings.Contains(p.file, "fresh-") {
+			continue
+		}
+		var kinds []string
+		for _, rec := range rawRecords(t, r.RawFile, p.file) {
+			if rec.Kind == "cold" || rec.Kind == "phase" && rec.Fields["name"] != "warmup" {
+				kinds = append(kinds, rec.Kind+":"+rec.Fields["name"]+rec.Fields["after"])
+			}
+		}
+		if strings.Join(kinds, " ") != "phase:setup phase:evict cold:setup phase:settle" {
+			t.Errorf("%s: prelude %v", p.file, kinds)
+		}
+	}
+	if r.Protocol.ColdAfter != "setup" || len(r.Series("a", "cold")) != 10 {
+		t.Errorf("cold after %q, %d cold samples", r.Protocol.ColdAfter, len(r.Series("a", "cold")))
+	}
+}
