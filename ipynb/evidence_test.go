@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"math"
 	"path/filepath"
 	"strings"
@@ -180,18 +181,18 @@ func TestRunStoresPathsRelativeToTheNotebook(t *testing.T) {
 	r := honest(8)
 	r.RawFile = raw
 	nb := New(NewCode("%bench seed"), NewCode("fail"))
-	eng := &fakeEngine{steps: map[string]step{
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"%bench seed": func(pub display.Publisher) (map[string]any, error) {
 			id := display.NewID()
-			pub.Display(display.Bundle{Data: plain("starting"), ID: id}, false)
-			pub.Display(display.Bundle{Data: plain("done; raw records and result.json in " + raw), ID: id}, true)
+			pub.Display(display.Bundle{Data: ipynbtest.Plain("starting"), ID: id}, false)
+			pub.Display(display.Bundle{Data: ipynbtest.Plain("done; raw records and result.json in " + raw), ID: id}, true)
 			pub.Stream("stdout", "wrote "+dir+" and /usr/share/x\n")
 			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
 			return nil, nil
 		},
 		"fail": func(display.Publisher) (map[string]any, error) {
-			return nil, &execErr{"Interrupted", "partial result on disk in " + raw, []string{"in " + raw}}
+			return nil, &ipynbtest.ExecErr{Name: "Interrupted", Value: "partial result on disk in " + raw, Traceback: []string{"in " + raw}}
 		},
 	}}
 	if err := Execute(context.Background(), nb, eng, RunOptions{Dir: dir, AllowErrors: true, Version: "v1.2.3"}); err != nil {
@@ -228,7 +229,7 @@ func TestFiguresDisplayAtTheirSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	nb := New(NewCode("plot"))
-	eng := &fakeEngine{steps: map[string]step{"plot": func(pub display.Publisher) (map[string]any, error) {
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"plot": func(pub display.Publisher) (map[string]any, error) {
 		pub.Display(display.Bundle{Data: fig.Bundle(), ID: display.NewID()}, false)
 		return nil, nil
 	}}}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"io"
 	"testing"
 
@@ -23,7 +24,7 @@ func fuzzSeedNotebook(f testing.TB) []byte {
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	code := "%bench seed quick"
 	nb := New(NewMarkdown("# results"), NewCode(code))
-	eng := &fakeEngine{steps: map[string]step{code: func(pub display.Publisher) (map[string]any, error) {
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{code: func(pub display.Publisher) (map[string]any, error) {
 		pub.Stream("stdout", "prediction: none\n")
 		pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 		pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)

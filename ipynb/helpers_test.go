@@ -3,6 +3,7 @@ package ipynb
 import (
 	"context"
 	"fmt"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,37 +15,8 @@ import (
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
-// step is what the fake engine does for one cell's code.
-type step func(pub display.Publisher) (map[string]any, error)
-
-// fakeEngine runs a script per cell source and records the labels it got.
-type fakeEngine struct {
-	steps  map[string]step
-	labels []string
-	codes  []string
-}
-
-func (f *fakeEngine) Execute(_ context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
-	f.labels = append(f.labels, label)
-	f.codes = append(f.codes, code)
-	s, ok := f.steps[code]
-	if !ok {
-		return nil, fmt.Errorf("fake engine: no step for %q", code)
-	}
-	return s(pub)
-}
-
-// execErr is an engine error that carries Jupyter's error fields.
-type execErr struct {
-	name, value string
-	tb          []string
-}
-
-func (e *execErr) Error() string                         { return e.name + ": " + e.value }
-func (e *execErr) ExecError() (string, string, []string) { return e.name, e.value, e.tb }
-func plain(s string) map[string]any                      { return map[string]any{display.MIMEText: s} }
 func show(pub display.Publisher, id, s string, update bool) {
-	pub.Display(display.Bundle{Data: plain(s), ID: id}, update)
+	pub.Display(display.Bundle{Data: ipynbtest.Plain(s), ID: id}, update)
 }
 
 // view is a compact form of outputs for comparing: one string per output.
@@ -87,13 +59,13 @@ func view(outs []*Output) []string {
 func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 	t.Helper()
 	nb := New(NewMarkdown("# results"))
-	eng := &fakeEngine{steps: map[string]step{}}
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{}}
 	for i, r := range results {
 		// As the runner does last: the findings from the finished result.
 		r.Findings = bench.Findings(r)
 		code := fmt.Sprintf("%%bench %s quick // %d", r.Kernel.Name, i)
 		nb.Cells = append(nb.Cells, NewCode(code))
-		eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
+		eng.Steps[code] = func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stdout", "prediction: none\n")
 			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
@@ -114,11 +86,11 @@ func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
 func roleNotebook(t *testing.T, r *bench.Result) *Notebook {
 	t.Helper()
 	nb := New(NewMarkdown("# results"))
-	eng := &fakeEngine{steps: map[string]step{}}
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{}}
 	r.Findings = bench.Findings(r)
 	code := fmt.Sprintf("%%bench %s quick", r.Kernel.Name)
 	nb.Cells = append(nb.Cells, NewCode(code))
-	eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
+	eng.Steps[code] = func(pub display.Publisher) (map[string]any, error) {
 		id := display.NewID()
 		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: "%bench: starting"}, Metadata: report.Role(report.RoleHeadline), ID: id}, false)
 		pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: id}, true)

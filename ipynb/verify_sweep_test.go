@@ -3,6 +3,7 @@ package ipynb
 import (
 	"bytes"
 	"context"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func sweepOf(t *testing.T, doctor func([]*bench.Result)) *Notebook {
 	nb := New(NewMarkdown("# sweep"))
 	code := "%bench seed sweep=N:1K,2K,4K"
 	nb.Cells = append(nb.Cells, NewCode(code))
-	eng := &fakeEngine{steps: map[string]step{code: func(pub display.Publisher) (map[string]any, error) {
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{code: func(pub display.Publisher) (map[string]any, error) {
 		for _, r := range rs {
 			pub.Display(display.Bundle{Data: report.SweepPoint(r), ID: display.NewID()}, false)
 		}
