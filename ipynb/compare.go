@@ -106,7 +106,7 @@ func decodeAll(nb *Notebook, name string) ([]located, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s, %s: %s", ErrMalformedResult, name, f.Where(), schemaError(err))
 		}
-		r, err := decodeResult(f.Value)
+		r, err := DecodeResult(f.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s, %s: the result cannot be read: %w", name, f.Where(), err)
 		}

@@ -120,7 +120,7 @@ func baselineAfter(c *Cell, i int) (int, bool) {
 		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
 			return 0, false
 		}
-		if strings.HasPrefix(text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
+		if strings.HasPrefix(Text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
 			return j, true
 		}
 	}
@@ -149,7 +149,7 @@ func commentaryAfter(c *Cell, i int) (int, bool) {
 // sameText compares a stored entry with the rendered one and describes the
 // first line that differs, or returns "".
 func sameText(where string, stored, rendered any, mime string) string {
-	got, want := text(stored), text(rendered)
+	got, want := Text(stored), Text(rendered)
 	if got == want {
 		return ""
 	}

@@ -28,29 +28,6 @@ const relTol = 1e-9
 // maxProblems caps the mismatches named on one line.
 const maxProblems = 6
 
-// Found is one result found in a notebook's outputs.
-type Found struct {
-	Cell, Output int // indexes, from 0
-	Value        any // the generic JSON value of the entry
-}
-
-// Where is "cell C output O".
-func (f Found) Where() string { return fmt.Sprintf("cell %d output %d", f.Cell, f.Output) }
-
-// Results returns every application/vnd.benchbook.result+json entry of nb's
-// outputs, in order.
-func Results(nb *Notebook) []Found {
-	var out []Found
-	for i, c := range nb.Cells {
-		for j, o := range c.Outputs {
-			if v, ok := o.Data[display.MIMEResult]; ok {
-				out = append(out, Found{Cell: i, Output: j, Value: v})
-			}
-		}
-	}
-	return out
-}
-
 // Verify checks every result embedded in nb against its own samples: the
 // JSON Schema, every summary of every series (stats.Summarize), every
 // comparison (ratio, interval, p-value, verdict; paired by round with the
@@ -131,7 +108,7 @@ func cellPlots(nb *Notebook, found []Found) map[int]plotCheck {
 		if _, err := checkSchema(f.Value); err != nil {
 			continue
 		}
-		if r, err := decodeResult(f.Value); err == nil {
+		if r, err := DecodeResult(f.Value); err == nil {
 			byCell[f.Cell] = append(byCell[f.Cell], r)
 		}
 	}
@@ -178,7 +155,7 @@ func glueOutputs(nb *Notebook) string {
 		return ""
 	}
 	return fmt.Sprintf("glue: %s of %s (%s) unchecked: what glue code printed is not derived from a stored result",
-		plural(n, "output"), plural(len(cells), "cell"), strings.Join(cells, ", "))
+		Plural(n, "output"), Plural(len(cells), "cell"), strings.Join(cells, ", "))
 }
 
 // check verifies one result and describes it. Integers that a JavaScript
@@ -195,7 +172,7 @@ func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
 	if err != nil {
 		return desc, append(problems, schemaError(err))
 	}
-	r, err := decodeResult(f.Value)
+	r, err := DecodeResult(f.Value)
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
@@ -210,7 +187,7 @@ func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
 	desc, problems = joinNote(desc, note), append(problems, asmProblems...)
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
-	shown, err := decodeResult(f.Value)
+	shown, err := DecodeResult(f.Value)
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
@@ -352,19 +329,6 @@ func bigIntegers(v any, path string) []string {
 	return nil
 }
 
-// decodeResult reads a generic JSON value as a bench.Result.
-func decodeResult(v any) (*bench.Result, error) {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	var r bench.Result
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
 // describe is "seed (c, -std=c11 -O2): 3 variants, 12 series, 3 comparisons, 390 samples".
 func describe(r *bench.Result) string {
 	series := 0
@@ -380,25 +344,12 @@ func describe(r *bench.Result) string {
 		flags = "default flags"
 	}
 	return fmt.Sprintf("%s (%s, %s): %s, %s, %s, %s", r.Kernel.Name, r.Kernel.Lang, flags,
-		plural(len(r.Variants), "variant"), seriesCount(series), plural(len(r.Comparisons), "comparison"),
-		plural(sampleCount(r), "sample"))
+		Plural(len(r.Variants), "variant"), seriesCount(series), Plural(len(r.Comparisons), "comparison"),
+		Plural(SampleCount(r), "sample"))
 }
 
 // seriesCount is "1 series", "12 series".
 func seriesCount(n int) string { return fmt.Sprintf("%d series", n) }
-
-// sampleCount is every sample of every series, and the A/A copy's.
-func sampleCount(r *bench.Result) int {
-	n := len(r.AA.SamplesNS)
-	for i := range r.Variants {
-		for _, name := range bench.SeriesNames {
-			if s := r.Variants[i].Get(name); s != nil {
-				n += len(s.SamplesNS)
-			}
-		}
-	}
-	return n
-}
 
 // checkSummaries recomputes every summary from its samples, and puts the
 // recomputed one in place so the later checks start from the samples.
@@ -674,23 +625,4 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 // oneLine folds a multi-line message.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
-}
-
-// Provenance says which benchbook executed nb, when and with what command,
-// from metadata.benchbook (written by Execute), or that the notebook does
-// not say.
-func Provenance(nb *Notebook) string {
-	m, _ := nb.Metadata["benchbook"].(map[string]any)
-	version, _ := m["version"].(string)
-	if version == "" {
-		return "the notebook does not say which benchbook executed it (metadata.benchbook.version is empty or missing)"
-	}
-	s := "executed by benchbook " + version
-	if at, _ := m["executed_at"].(string); at != "" {
-		s += " at " + at
-	}
-	if cmd, _ := m["command"].(string); cmd != "" {
-		s += " (" + cmd + ")"
-	}
-	return s
 }

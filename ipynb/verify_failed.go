@@ -26,7 +26,7 @@ func checkSchema(v any) (failed string, err error) {
 	if err == nil {
 		return "", nil
 	}
-	r, derr := decodeResult(v)
+	r, derr := DecodeResult(v)
 	if derr != nil || !unmeasured(r) {
 		return "", err
 	}
@@ -46,7 +46,7 @@ func checkSchema(v any) (failed string, err error) {
 // sample: partial, with the error that stopped it, and not one sample in
 // any series nor in the A/A copy.
 func unmeasured(r *bench.Result) bool {
-	return r.Partial && r.Error != "" && sampleCount(r) == 0
+	return r.Partial && r.Error != "" && SampleCount(r) == 0
 }
 
 // unmeasuredField says whether a schema departure is one that measuring

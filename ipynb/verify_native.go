@@ -58,7 +58,7 @@ func builds(nb *Notebook) []build {
 				continue
 			}
 			b := build{Cell: i, Output: j, Magic: magic, Name: name, Body: body,
-				Text: text(o.Data[display.MIMEText]), HTML: text(o.Data[display.MIMEHTML])}
+				Text: Text(o.Data[display.MIMEText]), HTML: Text(o.Data[display.MIMEHTML])}
 			raw, err := json.Marshal(v)
 			if err == nil {
 				err = json.Unmarshal(raw, &b.Entry)

@@ -24,9 +24,9 @@ func (p plotCheck) note() string {
 	if p.checked+p.unchecked == 0 {
 		return ""
 	}
-	s := plural(p.checked, "plot") + " drawn again from the samples, byte for byte the same"
+	s := Plural(p.checked, "plot") + " drawn again from the samples, byte for byte the same"
 	if p.unchecked > 0 {
-		s += fmt.Sprintf("; %s unchecked (drawn against a result this cell does not hold)", plural(p.unchecked, "plot"))
+		s += fmt.Sprintf("; %s unchecked (drawn against a result this cell does not hold)", Plural(p.unchecked, "plot"))
 	}
 	return s
 }
@@ -74,13 +74,13 @@ func checkPlots(nb *Notebook, cell int, rs []*bench.Result) plotCheck {
 		if !ok {
 			continue
 		}
-		title := text(o.Data[display.MIMEText])
+		title := Text(o.Data[display.MIMEText])
 		f, ok := drawn[title]
 		if !ok {
 			pc.unchecked++
 			continue
 		}
-		stored, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text(s)))
+		stored, err := base64.StdEncoding.DecodeString(strings.TrimSpace(Text(s)))
 		if err != nil {
 			pc.problems = append(pc.problems, fmt.Sprintf("cell %d output %d image/png (plot %s): not base64: %v", cell, j, excerpt(title, ""), err))
 			continue

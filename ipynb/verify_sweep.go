@@ -15,7 +15,7 @@ import (
 func sweepPoints(nb *Notebook, id string) []*bench.Result {
 	var rs []*bench.Result
 	for _, f := range Results(nb) {
-		r, err := decodeResult(f.Value)
+		r, err := DecodeResult(f.Value)
 		if err == nil && r.Sweep != nil && r.Sweep.ID == id {
 			rs = append(rs, r)
 		}

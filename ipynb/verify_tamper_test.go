@@ -49,7 +49,7 @@ func redraw(t *testing.T, c *Cell) {
 	for j, o := range c.Outputs {
 		if v, ok := o.Data[display.MIMEResult]; ok {
 			var err error
-			if r, err = decodeResult(v); err != nil {
+			if r, err = DecodeResult(v); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -113,12 +113,12 @@ func TestVerifyTampering(t *testing.T) {
 		{"edited build text", func(t *testing.T, nb *Notebook) {
 			j, _ := entry(t, nb, 0, display.MIMEBuild)
 			d := nb.Cells[0].Outputs[j].Data
-			d[display.MIMEText] = strings.Replace(text(d[display.MIMEText]), "addss", "mulss", 1)
+			d[display.MIMEText] = strings.Replace(Text(d[display.MIMEText]), "addss", "mulss", 1)
 		}, "output 0 text/plain: sink's assembly, verdict or finding is not the build entry's"},
 		{"edited build html", func(t *testing.T, nb *Notebook) {
 			j, _ := entry(t, nb, 0, display.MIMEBuild)
 			d := nb.Cells[0].Outputs[j].Data
-			d[display.MIMEHTML] = strings.Replace(text(d[display.MIMEHTML]), ":  addss", ":  mulss", 1)
+			d[display.MIMEHTML] = strings.Replace(Text(d[display.MIMEHTML]), ":  addss", ":  mulss", 1)
 		}, "output 0 text/html: sink shows no instruction"},
 		{"dead flag against the assembly", func(t *testing.T, nb *Notebook) {
 			_, e := entry(t, nb, 1, display.MIMEResult)
