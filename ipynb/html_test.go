@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"image"
 	"image/color"
 	"image/png"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"

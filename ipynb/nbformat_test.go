@@ -2,12 +2,12 @@ package ipynb
 
 import (
 	"context"
-	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 )

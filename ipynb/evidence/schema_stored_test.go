@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"io/fs"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/schema"
 )
 
@@ -15,22 +16,23 @@ import (
 // schema does not know fails here, as it would fail verify.
 func TestStoredResultsMatchTheSchema(t *testing.T) {
 	n := 0
-	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+	root := filepath.Join("..", "..") // the repository
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != ".." || d.Name() == "third_party") {
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != root || d.Name() == "third_party") {
 			return filepath.SkipDir
 		}
 		if !strings.HasSuffix(path, ".ipynb") {
 			return nil
 		}
-		nb, err := ReadFile(path)
+		nb, err := ipynb.ReadFile(path)
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			return nil
 		}
-		for _, f := range Results(nb) {
+		for _, f := range ipynb.Results(nb) {
 			n++
 			if err := schema.ValidateResult(f.Value); err != nil {
 				t.Errorf("%s %s: %s", path, f.Where(), schemaError(err))

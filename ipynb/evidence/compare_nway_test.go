@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -36,7 +37,7 @@ func TestCompareNotebooksNWays(t *testing.T) {
 	a := roundTrip(t, resultNotebook(t, fingerprinted(t, 1, 1, 2), other(9)))
 	b := roundTrip(t, resultNotebook(t, fingerprinted(t, 2, 1.9, 3)))
 	c := roundTrip(t, resultNotebook(t, fingerprinted(t, 3, 1.01, 2)))
-	res, err := CompareN(Machines{Labels: []string{"node-a", "node-b", "node-c"}, Notebooks: []*Notebook{a, b, c}})
+	res, err := CompareN(Machines{Labels: []string{"node-a", "node-b", "node-c"}, Notebooks: []*ipynb.Notebook{a, b, c}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestCompareNotebooksNWays(t *testing.T) {
 		t.Errorf("the JSON form: %v %s", err, b2)
 	}
 	// Against node-b instead: node-a is now 1.9x faster, where addss takes 2 against 3.
-	res, _ = CompareN(Machines{Labels: []string{"node-a", "node-b", "node-c"}, Notebooks: []*Notebook{a, b, c}, Ref: 1})
+	res, _ = CompareN(Machines{Labels: []string{"node-a", "node-b", "node-c"}, Notebooks: []*ipynb.Notebook{a, b, c}, Ref: 1})
 	if flat := strings.Join(strings.Fields(res.Text()), " "); !strings.Contains(flat, "x faster on node-a, where addss takes 2 cycles against 3") {
 		t.Errorf("against node-b:\n%s", res.Text())
 	}
@@ -82,7 +83,7 @@ func TestCompareNotebooksNWays(t *testing.T) {
 
 // Many machines: the table's columns are split so that every line fits.
 func TestCompareManyMachinesFits(t *testing.T) {
-	var nbs []*Notebook
+	var nbs []*ipynb.Notebook
 	var labels []string
 	for i := range 9 {
 		nbs = append(nbs, roundTrip(t, resultNotebook(t, fingerprinted(t, uint64(i+1), 1+float64(i)/10, 2))))

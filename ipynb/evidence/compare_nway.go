@@ -1,8 +1,9 @@
-package ipynb
+package evidence
 
 import (
 	"fmt"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
@@ -10,7 +11,7 @@ import (
 // machines, each under a label (its host, or its file name).
 type Machines struct {
 	Labels    []string
-	Notebooks []*Notebook
+	Notebooks []*ipynb.Notebook
 	Ref       int // the reference machine, an index into Labels
 }
 

@@ -1,10 +1,11 @@
-package ipynb
+package evidence
 
 import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -17,7 +18,7 @@ import (
 // report.BaselineBundle when the result has a baseline): a number changed in a table or a sentence, but
 // not in the JSON, is a mismatch that names the output and the first line
 // that differs.
-func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
+func checkRendered(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) []string {
 	if r.Sweep != nil {
 		return checkSweepRendered(nb, f, r)
 	}
@@ -61,7 +62,7 @@ func checkRendered(nb *Notebook, f Found, r *bench.Result) []string {
 
 // outputRoles maps each role a cell's outputs carry (report.Role) to the
 // outputs that carry it.
-func outputRoles(c *Cell) map[string][]int {
+func outputRoles(c *ipynb.Cell) map[string][]int {
 	roles := map[string][]int{}
 	for i, o := range c.Outputs {
 		if role := report.RoleOf(o.Metadata); role != "" {
@@ -75,7 +76,7 @@ func outputRoles(c *Cell) map[string][]int {
 // each found by its role: one headline (the cell's first output), one
 // commentary, and one before/after when the result has a baseline; the
 // outputs that hold the result's JSON carry the role "result".
-func checkRoles(f Found, c *Cell, roles map[string][]int, r *bench.Result, same func(int, string, map[string]any, ...string)) []string {
+func checkRoles(f ipynb.Found, c *ipynb.Cell, roles map[string][]int, r *bench.Result, same func(int, string, map[string]any, ...string)) []string {
 	var problems []string
 	one := func(role string) (int, bool) {
 		switch n := len(roles[role]); {
@@ -115,12 +116,12 @@ const baselineClass = `<div class="benchbook-baseline"`
 
 // baselineAfter finds the before/after table (report.BaselineBundle) after
 // output i, before the next result.
-func baselineAfter(c *Cell, i int) (int, bool) {
+func baselineAfter(c *ipynb.Cell, i int) (int, bool) {
 	for j := i + 1; j < len(c.Outputs); j++ {
 		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
 			return 0, false
 		}
-		if strings.HasPrefix(Text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
+		if strings.HasPrefix(ipynb.Text(c.Outputs[j].Data[display.MIMEHTML]), baselineClass) {
 			return j, true
 		}
 	}
@@ -129,12 +130,12 @@ func baselineAfter(c *Cell, i int) (int, bool) {
 
 // isBenchCell says whether a cell's first line is a %bench magic, whose
 // result is followed by its commentary.
-func isBenchCell(c *Cell) bool {
+func isBenchCell(c *ipynb.Cell) bool {
 	return strings.HasPrefix(strings.TrimSpace(c.Source), "%bench ") || strings.TrimSpace(c.Source) == "%bench"
 }
 
 // commentaryAfter finds the first text/markdown output after output i.
-func commentaryAfter(c *Cell, i int) (int, bool) {
+func commentaryAfter(c *ipynb.Cell, i int) (int, bool) {
 	for j := i + 1; j < len(c.Outputs); j++ {
 		if _, ok := c.Outputs[j].Data[display.MIMEResult]; ok {
 			return 0, false // the next result: this one had none
@@ -149,7 +150,7 @@ func commentaryAfter(c *Cell, i int) (int, bool) {
 // sameText compares a stored entry with the rendered one and describes the
 // first line that differs, or returns "".
 func sameText(where string, stored, rendered any, mime string) string {
-	got, want := Text(stored), Text(rendered)
+	got, want := ipynb.Text(stored), ipynb.Text(rendered)
 	if got == want {
 		return ""
 	}

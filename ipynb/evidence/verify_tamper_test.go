@@ -1,9 +1,10 @@
-package ipynb
+package evidence
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
@@ -14,13 +15,13 @@ import (
 // the %bench seed cell after it with its result and plots, and the first
 // glue cell with an output after that. The cells are found by what they
 // are, not by their index, so that a republished notebook still serves.
-func seedCells(t *testing.T) *Notebook {
+func seedCells(t *testing.T) *ipynb.Notebook {
 	t.Helper()
-	nb, err := ReadFile("../notebooks/published/investigation.ipynb")
+	nb, err := ipynb.ReadFile("../../notebooks/published/investigation.ipynb")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cells []*Cell
+	var cells []*ipynb.Cell
 	for _, c := range nb.Cells {
 		first, _, _ := strings.Cut(c.Source, "\n")
 		switch {
@@ -28,7 +29,7 @@ func seedCells(t *testing.T) *Notebook {
 			cells = append(cells, c)
 		case len(cells) == 1 && strings.HasPrefix(first, "%bench seed "):
 			cells = append(cells, c)
-		case len(cells) == 2 && c.Type == CodeCell && !strings.HasPrefix(first, "%") && len(c.Outputs) > 0:
+		case len(cells) == 2 && c.Type == ipynb.CodeCell && !strings.HasPrefix(first, "%") && len(c.Outputs) > 0:
 			cells = append(cells, c)
 		}
 	}
@@ -36,20 +37,20 @@ func seedCells(t *testing.T) *Notebook {
 		t.Fatalf("the published notebook has no %%%%c seed cell, %%bench seed cell and glue cell in that order (found %d)", len(cells))
 	}
 	redraw(t, cells[1])
-	return &Notebook{NBFormat: nb.NBFormat, NBFormatMinor: nb.NBFormatMinor, Metadata: nb.Metadata, Cells: cells}
+	return &ipynb.Notebook{NBFormat: nb.NBFormat, NBFormatMinor: nb.NBFormatMinor, Metadata: nb.Metadata, Cells: cells}
 }
 
 // redraw puts in place of a %bench cell's plots what this benchbook draws
 // of its result (plot.All, in the same order): the published notebook may
 // have been drawn by an earlier version, whose labels differ.
-func redraw(t *testing.T, c *Cell) {
+func redraw(t *testing.T, c *ipynb.Cell) {
 	t.Helper()
 	var r *bench.Result
 	var pngs []int
 	for j, o := range c.Outputs {
 		if v, ok := o.Data[display.MIMEResult]; ok {
 			var err error
-			if r, err = DecodeResult(v); err != nil {
+			if r, err = ipynb.DecodeResult(v); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -68,7 +69,7 @@ func redraw(t *testing.T, c *Cell) {
 
 // entry is output j's JSON entry of the given MIME type in cell c, as a
 // generic object to edit.
-func entry(t *testing.T, nb *Notebook, c int, mime string) (int, map[string]any) {
+func entry(t *testing.T, nb *ipynb.Notebook, c int, mime string) (int, map[string]any) {
 	t.Helper()
 	for j, o := range nb.Cells[c].Outputs {
 		if m, ok := o.Data[mime].(map[string]any); ok {
@@ -99,32 +100,32 @@ func variantOfEntry(t *testing.T, e map[string]any, name string) map[string]any 
 func TestVerifyTampering(t *testing.T) {
 	cases := []struct {
 		name   string
-		tamper func(t *testing.T, nb *Notebook)
+		tamper func(t *testing.T, nb *ipynb.Notebook)
 		says   string
 	}{
-		{"edited %%c source", func(t *testing.T, nb *Notebook) {
+		{"edited %%c source", func(t *testing.T, nb *ipynb.Notebook) {
 			nb.Cells[0].Source = strings.Replace(nb.Cells[0].Source, "s += a[i]", "s += 2 * a[i]", 1)
 		}, "cell 0 (%%c seed): build: MISMATCH: the cell's source hashes to"},
-		{"edited build assembly", func(t *testing.T, nb *Notebook) {
+		{"edited build assembly", func(t *testing.T, nb *ipynb.Notebook) {
 			_, e := entry(t, nb, 0, display.MIMEBuild)
 			v := variantOfEntry(t, e, "sink")
 			v["asm"] = strings.Replace(v["asm"].(string), "addss", "mulss", 1)
 		}, "variant sink: its assembly is not the build's in cell 0"},
-		{"edited build text", func(t *testing.T, nb *Notebook) {
+		{"edited build text", func(t *testing.T, nb *ipynb.Notebook) {
 			j, _ := entry(t, nb, 0, display.MIMEBuild)
 			d := nb.Cells[0].Outputs[j].Data
-			d[display.MIMEText] = strings.Replace(Text(d[display.MIMEText]), "addss", "mulss", 1)
+			d[display.MIMEText] = strings.Replace(ipynb.Text(d[display.MIMEText]), "addss", "mulss", 1)
 		}, "output 0 text/plain: sink's assembly, verdict or finding is not the build entry's"},
-		{"edited build html", func(t *testing.T, nb *Notebook) {
+		{"edited build html", func(t *testing.T, nb *ipynb.Notebook) {
 			j, _ := entry(t, nb, 0, display.MIMEBuild)
 			d := nb.Cells[0].Outputs[j].Data
-			d[display.MIMEHTML] = strings.Replace(Text(d[display.MIMEHTML]), ":  addss", ":  mulss", 1)
+			d[display.MIMEHTML] = strings.Replace(ipynb.Text(d[display.MIMEHTML]), ":  addss", ":  mulss", 1)
 		}, "output 0 text/html: sink shows no instruction"},
-		{"dead flag against the assembly", func(t *testing.T, nb *Notebook) {
+		{"dead flag against the assembly", func(t *testing.T, nb *ipynb.Notebook) {
 			_, e := entry(t, nb, 1, display.MIMEResult)
 			variantOfEntry(t, e, "discarded")["dead"] = false
 		}, "variant discarded: dead false, hollow false, but its assembly gives dead true, hollow false"},
-		{"swapped plot", func(t *testing.T, nb *Notebook) {
+		{"swapped plot", func(t *testing.T, nb *ipynb.Notebook) {
 			var pngs []int
 			for j, o := range nb.Cells[1].Outputs {
 				if _, ok := o.Data[display.MIMEPNG]; ok {

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
@@ -75,7 +76,7 @@ func TestComparePairsByKernelAndOrder(t *testing.T) {
 }
 
 func TestCompareWithoutResults(t *testing.T) {
-	empty := New(NewMarkdown("nothing"))
+	empty := ipynb.New(ipynb.NewMarkdown("nothing"))
 	if err := Compare(Input{"a.ipynb", empty}, Input{"b.ipynb", empty}, &bytes.Buffer{}); !errors.Is(err, ErrNoResults) {
 		t.Errorf("Compare of notebooks without results: %v", err)
 	}

@@ -1,9 +1,10 @@
-package ipynb
+package evidence
 
 import (
 	"fmt"
 	"slices"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
@@ -26,7 +27,7 @@ func checkSchema(v any) (failed string, err error) {
 	if err == nil {
 		return "", nil
 	}
-	r, derr := DecodeResult(v)
+	r, derr := ipynb.DecodeResult(v)
 	if derr != nil || !unmeasured(r) {
 		return "", err
 	}
@@ -46,7 +47,7 @@ func checkSchema(v any) (failed string, err error) {
 // sample: partial, with the error that stopped it, and not one sample in
 // any series nor in the A/A copy.
 func unmeasured(r *bench.Result) bool {
-	return r.Partial && r.Error != "" && SampleCount(r) == 0
+	return r.Partial && r.Error != "" && ipynb.SampleCount(r) == 0
 }
 
 // unmeasuredField says whether a schema departure is one that measuring

@@ -1,10 +1,11 @@
-package ipynb
+package evidence
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -12,10 +13,10 @@ import (
 
 // sweepPoints are the results of nb's outputs that belong to the sweep id,
 // decoded as stored, in point order.
-func sweepPoints(nb *Notebook, id string) []*bench.Result {
+func sweepPoints(nb *ipynb.Notebook, id string) []*bench.Result {
 	var rs []*bench.Result
-	for _, f := range Results(nb) {
-		r, err := DecodeResult(f.Value)
+	for _, f := range ipynb.Results(nb) {
+		r, err := ipynb.DecodeResult(f.Value)
 		if err == nil && r.Sweep != nil && r.Sweep.ID == id {
 			rs = append(rs, r)
 		}
@@ -29,7 +30,7 @@ func sweepPoints(nb *Notebook, id string) []*bench.Result {
 // (bench.WorkingSet: the fit, or bytes=EXPR), its elements, and, on the
 // point that carries the sweep's summary, the prediction's ratio of
 // medians, interval and verdict from the two points' samples.
-func checkSweep(nb *Notebook, r *bench.Result) []string {
+func checkSweep(nb *ipynb.Notebook, r *bench.Result) []string {
 	sp := r.Sweep
 	if sp == nil {
 		return nil
@@ -110,7 +111,7 @@ func bytesText(b *int64) string {
 // (report.SweepPoint) and, on the point with the sweep's summary, the
 // sweep's commentary (report.SweepCommentary of its points), the next
 // Markdown output after it.
-func checkSweepRendered(nb *Notebook, f Found, r *bench.Result) []string {
+func checkSweepRendered(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) []string {
 	var problems []string
 	out := nb.Cells[f.Cell].Outputs[f.Output]
 	want := report.SweepPoint(r)

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"errors"
@@ -6,13 +6,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // located is a decoded result and where it was found.
 type located struct {
-	Found
+	ipynb.Found
 	r      *bench.Result
 	failed string // why, for a run that failed before it measured anything
 }
@@ -21,7 +22,7 @@ type located struct {
 // its file, as the command was given it ("out/investigation.ipynb").
 type Input struct {
 	Name     string
-	Notebook *Notebook
+	Notebook *ipynb.Notebook
 }
 
 // Compare sets the results of notebook b beside those of notebook a, each
@@ -99,14 +100,14 @@ var ErrMalformedResult = errors.New("malformed result")
 
 // decodeAll checks every result of nb against the schema and decodes it;
 // name names the notebook in errors.
-func decodeAll(nb *Notebook, name string) ([]located, error) {
+func decodeAll(nb *ipynb.Notebook, name string) ([]located, error) {
 	var out []located
-	for _, f := range Results(nb) {
+	for _, f := range ipynb.Results(nb) {
 		failed, err := checkSchema(f.Value) // a run that failed before it measured is not malformed
 		if err != nil {
 			return nil, fmt.Errorf("%w: %s, %s: %s", ErrMalformedResult, name, f.Where(), schemaError(err))
 		}
-		r, err := DecodeResult(f.Value)
+		r, err := ipynb.DecodeResult(f.Value)
 		if err != nil {
 			return nil, fmt.Errorf("%s, %s: the result cannot be read: %w", name, f.Where(), err)
 		}

@@ -1,23 +1,20 @@
-package ipynb
+package evidence
 
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
@@ -30,7 +27,7 @@ func honest(seed uint64) *bench.Result {
 }
 
 // verifyOut runs Verify and returns ok and what it printed.
-func verifyOut(t *testing.T, nb *Notebook) (bool, string) {
+func verifyOut(t *testing.T, nb *ipynb.Notebook) (bool, string) {
 	t.Helper()
 	var out bytes.Buffer
 	ok, err := Verify(nb, &out)
@@ -149,7 +146,7 @@ func TestVerifyNamesIntegersJavaScriptRounds(t *testing.T) {
 }
 
 // emptyVariants is a notebook whose result has variants: [].
-func emptyVariants(t *testing.T) *Notebook {
+func emptyVariants(t *testing.T) *ipynb.Notebook {
 	nb := resultNotebook(t, honest(6))
 	nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)["variants"] = []any{}
 	return nb
@@ -163,7 +160,7 @@ func TestVerifyAndCompareRefuseMalformedResults(t *testing.T) {
 		t.Errorf("verify of variants: []: ok %v\n%s", ok, out)
 	}
 	good := resultNotebook(t, honest(7))
-	for _, pair := range [][2]*Notebook{{emptyVariants(t), good}, {good, emptyVariants(t)}} {
+	for _, pair := range [][2]*ipynb.Notebook{{emptyVariants(t), good}, {good, emptyVariants(t)}} {
 		var buf bytes.Buffer
 		err := Compare(Input{"a.ipynb", pair[0]}, Input{"b.ipynb", pair[1]}, &buf)
 		if !errors.Is(err, ErrMalformedResult) || !strings.Contains(err.Error(), "cell 1 output 1") || !strings.Contains(err.Error(), "/variants") {
@@ -180,7 +177,7 @@ func TestRunStoresPathsRelativeToTheNotebook(t *testing.T) {
 	raw := filepath.Join(dir, "results", "seed-20261201")
 	r := honest(8)
 	r.RawFile = raw
-	nb := New(NewCode("%bench seed"), NewCode("fail"))
+	nb := ipynb.New(ipynb.NewCode("%bench seed"), ipynb.NewCode("fail"))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"%bench seed": func(pub display.Publisher) (map[string]any, error) {
 			id := display.NewID()
@@ -195,7 +192,7 @@ func TestRunStoresPathsRelativeToTheNotebook(t *testing.T) {
 			return nil, &ipynbtest.ExecErr{Name: "Interrupted", Value: "partial result on disk in " + raw, Traceback: []string{"in " + raw}}
 		},
 	}}
-	if err := Execute(context.Background(), nb, eng, RunOptions{Dir: dir, AllowErrors: true, Version: "v1.2.3"}); err != nil {
+	if err := ipynb.Execute(context.Background(), nb, eng, ipynb.RunOptions{Dir: dir, AllowErrors: true, Version: "v1.2.3"}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := nb.Marshal()
@@ -215,105 +212,9 @@ func TestRunStoresPathsRelativeToTheNotebook(t *testing.T) {
 	if ok, out := verifyOut(t, back); !ok {
 		t.Errorf("verify after the rewrite:\n%s", out)
 	}
-	if p := Provenance(back); !strings.HasPrefix(p, "executed by benchbook v1.2.3 at ") {
+	if p := ipynb.Provenance(back); !strings.HasPrefix(p, "executed by benchbook v1.2.3 at ") {
 		t.Errorf("Provenance = %q", p)
 	}
-}
-
-// TestFiguresDisplayAtTheirSize: a figure's PNG (twice the pixels, with its
-// density) is stored with width and height metadata at half its pixels, and
-// the HTML page shows it at that size.
-func TestFiguresDisplayAtTheirSize(t *testing.T) {
-	fig, err := plot.Strip(honest(9))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nb := New(NewCode("plot"))
-	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"plot": func(pub display.Publisher) (map[string]any, error) {
-		pub.Display(display.Bundle{Data: fig.Bundle(), ID: display.NewID()}, false)
-		return nil, nil
-	}}}
-	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	back := roundTrip(t, nb)
-	meta, _ := back.Cells[0].Outputs[0].Metadata[display.MIMEPNG].(map[string]any)
-	if meta["width"] != json.Number("720") || meta["height"] != json.Number("384") {
-		t.Errorf("metadata %v, want width 720 and height 384", back.Cells[0].Outputs[0].Metadata)
-	}
-	page, err := HTML(back)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(page, []byte(`width="720" height="384" src="data:image/png;base64,`)) {
-		t.Error("the HTML page does not show the figure at 720x384")
-	}
-	if w, h, ok := pngDisplaySize("iVBORw0KGgo="); ok {
-		t.Errorf("a truncated PNG gives %dx%d", w, h)
-	}
-}
-
-// TestPortable: what the kernel sends is what run stores: the result as
-// JSON with raw_file relative, the table text relative, a dense PNG's size
-// in the metadata; the caller's maps are left as they were.
-func TestPortable(t *testing.T) {
-	dir := t.TempDir()
-	r := honest(10)
-	r.RawFile = filepath.Join(dir, "results", "x")
-	data := report.Result(r)
-	meta := map[string]any{"isolated": true}
-	out, m := Portable(data, meta, dir)
-	res, ok := out[display.MIMEResult].(map[string]any)
-	if !ok || res["raw_file"] != "results/x" || !strings.Contains(out[display.MIMEText].(string), "raw records: results/x\n") {
-		t.Errorf("raw_file %v, text %q", res["raw_file"], out[display.MIMEText])
-	}
-	if r.RawFile != filepath.Join(dir, "results", "x") || len(meta) != 1 || m["isolated"] != true {
-		t.Error("Portable changed its arguments or lost metadata")
-	}
-	fig, err := plot.Strip(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, m = Portable(fig.Bundle(), nil, dir)
-	if png, _ := m[display.MIMEPNG].(map[string]any); png["width"] != json.Number("720") {
-		t.Errorf("metadata %v, want image/png width 720", m)
-	}
-	if got := RelativePaths("in "+dir+"2/x and "+dir+"/y", dir); got != "in "+dir+"2/x and y" {
-		t.Errorf("RelativePaths = %q", got)
-	}
-}
-
-// TestPNGDensities: only a PNG drawn at 2-4 times 96 dpi gets a display
-// size; a 100 or 300 dpi export (matplotlib's pHYs) shows at its pixels.
-func TestPNGDensities(t *testing.T) {
-	for _, tc := range []struct {
-		dpi  float64
-		w    int
-		want bool
-	}{{96, 0, false}, {100, 0, false}, {192, 360, true}, {288, 240, true}, {300, 0, false}} {
-		b64 := base64.StdEncoding.EncodeToString(pngHeader(720, 384, tc.dpi))
-		w, _, ok := pngDisplaySize(b64)
-		if ok != tc.want || ok && w != tc.w {
-			t.Errorf("%v dpi: width %d ok %v, want %d %v", tc.dpi, w, ok, tc.w, tc.want)
-		}
-	}
-}
-
-// pngHeader is the signature, IHDR and pHYs chunks of a PNG (CRCs zero:
-// pngDisplaySize does not check them).
-func pngHeader(w, h uint32, dpi float64) []byte {
-	p := []byte("\x89PNG\r\n\x1a\n")
-	p = binary.BigEndian.AppendUint32(p, 13)
-	p = append(p, "IHDR"...)
-	p = binary.BigEndian.AppendUint32(p, w)
-	p = binary.BigEndian.AppendUint32(p, h)
-	p = append(p, 8, 3, 0, 0, 0, 0, 0, 0, 0)
-	p = binary.BigEndian.AppendUint32(p, 9)
-	p = append(p, "pHYs"...)
-	ppm := uint32(math.Round(dpi / 0.0254))
-	p = binary.BigEndian.AppendUint32(p, ppm)
-	p = binary.BigEndian.AppendUint32(p, ppm)
-	return append(p, 1, 0, 0, 0, 0)
 }
 
 // TestVerifyFindings: a finding's sentence edited in the result's JSON is
@@ -346,19 +247,19 @@ func TestVerifyFindings(t *testing.T) {
 func TestVerifyTextVersion(t *testing.T) {
 	edits := []struct {
 		name string
-		edit func(nb *Notebook)
+		edit func(nb *ipynb.Notebook)
 		says string
 	}{
-		{"nothing edited", func(*Notebook) {}, ""},
-		{"the commentary", func(nb *Notebook) {
+		{"nothing edited", func(*ipynb.Notebook) {}, ""},
+		{"the commentary", func(nb *ipynb.Notebook) {
 			data := nb.Cells[1].Outputs[2].Data
 			data[display.MIMEMarkdown] = strings.Replace(data[display.MIMEMarkdown].(string), "**Dead code.**", "**Dead code, reworded.**", 1)
 		}, "reworded"},
-		{"a finding", func(nb *Notebook) {
+		{"a finding", func(nb *ipynb.Notebook) {
 			f0 := resultOf(nb)["findings"].([]any)[0].(map[string]any)
 			f0["text"] = strings.Replace(f0["text"].(string), "dead", "live", 1)
 		}, "findings[0]"},
-		{"a ratio", func(nb *Notebook) {
+		{"a ratio", func(nb *ipynb.Notebook) {
 			resultOf(nb)["comparisons"].([]any)[0].(map[string]any)["ratio"] = 9.5
 		}, "ratio is 9.5"},
 	}
@@ -397,7 +298,7 @@ func TestVerifyTextVersion(t *testing.T) {
 }
 
 // resultOf is the result entry of the notebook resultNotebook makes.
-func resultOf(nb *Notebook) map[string]any {
+func resultOf(nb *ipynb.Notebook) map[string]any {
 	return nb.Cells[1].Outputs[1].Data[display.MIMEResult].(map[string]any)
 }
 
@@ -428,21 +329,21 @@ func TestVerifyByRole(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		change func(nb *Notebook)
+		change func(nb *ipynb.Notebook)
 		says   string
 	}{
-		{"a headline reworded", func(nb *Notebook) {
+		{"a headline reworded", func(nb *ipynb.Notebook) {
 			d := nb.Cells[1].Outputs[h].Data
 			d[display.MIMEText] = strings.Replace(d[display.MIMEText].(string), "DEAD", "live", 1)
 		}, "(headline) line 1 is"},
-		{"the headline moved after the tables", func(nb *Notebook) {
+		{"the headline moved after the tables", func(nb *ipynb.Notebook) {
 			o := nb.Cells[1].Outputs
 			o[0], o[1] = o[1], o[0]
 		}, "the headline is output 1, not the first"},
-		{"the commentary's role removed", func(nb *Notebook) {
+		{"the commentary's role removed", func(nb *ipynb.Notebook) {
 			nb.Cells[1].Outputs[find(report.RoleCommentary)].Metadata = map[string]any{}
 		}, "no output has the role commentary"},
-		{"a second headline", func(nb *Notebook) {
+		{"a second headline", func(nb *ipynb.Notebook) {
 			o := nb.Cells[1].Outputs
 			nb.Cells[1].Outputs = append(o, o[0])
 		}, "2 outputs have the role headline"},

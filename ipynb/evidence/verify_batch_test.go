@@ -1,9 +1,10 @@
-package ipynb
+package evidence
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -11,9 +12,9 @@ import (
 // holds a variant's batch assembly (as=batched), alone in a notebook, with
 // its plots left out (an earlier version drew them; plots are
 // TestVerifyTampering's), and the name of that variant.
-func batchedCell(t *testing.T) (*Notebook, string) {
+func batchedCell(t *testing.T) (*ipynb.Notebook, string) {
 	t.Helper()
-	nb, err := ReadFile("../notebooks/published/investigation.ipynb")
+	nb, err := ipynb.ReadFile("../../notebooks/published/investigation.ipynb")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func batchedCell(t *testing.T) (*Notebook, string) {
 						}
 					}
 					c.Outputs = keep
-					return &Notebook{NBFormat: nb.NBFormat, NBFormatMinor: nb.NBFormatMinor, Metadata: nb.Metadata, Cells: []*Cell{c}}, m["name"].(string)
+					return &ipynb.Notebook{NBFormat: nb.NBFormat, NBFormatMinor: nb.NBFormatMinor, Metadata: nb.Metadata, Cells: []*ipynb.Cell{c}}, m["name"].(string)
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
@@ -24,9 +25,9 @@ func (p plotCheck) note() string {
 	if p.checked+p.unchecked == 0 {
 		return ""
 	}
-	s := Plural(p.checked, "plot") + " drawn again from the samples, byte for byte the same"
+	s := ipynb.Plural(p.checked, "plot") + " drawn again from the samples, byte for byte the same"
 	if p.unchecked > 0 {
-		s += fmt.Sprintf("; %s unchecked (drawn against a result this cell does not hold)", Plural(p.unchecked, "plot"))
+		s += fmt.Sprintf("; %s unchecked (drawn against a result this cell does not hold)", ipynb.Plural(p.unchecked, "plot"))
 	}
 	return s
 }
@@ -38,8 +39,8 @@ func (p plotCheck) note() string {
 // swapped or edited picture is a mismatch that names the output. A stored
 // plot no result of the cell draws (an overlay against a result of an
 // earlier cell) is counted unchecked. A cell without plots draws none.
-func checkPlots(nb *Notebook, cell int, rs []*bench.Result) plotCheck {
-	if !slices.ContainsFunc(nb.Cells[cell].Outputs, func(o *Output) bool { _, ok := o.Data[display.MIMEPNG]; return ok }) {
+func checkPlots(nb *ipynb.Notebook, cell int, rs []*bench.Result) plotCheck {
+	if !slices.ContainsFunc(nb.Cells[cell].Outputs, func(o *ipynb.Output) bool { _, ok := o.Data[display.MIMEPNG]; return ok }) {
 		return plotCheck{}
 	}
 	var figs []*plot.Figure
@@ -74,13 +75,13 @@ func checkPlots(nb *Notebook, cell int, rs []*bench.Result) plotCheck {
 		if !ok {
 			continue
 		}
-		title := Text(o.Data[display.MIMEText])
+		title := ipynb.Text(o.Data[display.MIMEText])
 		f, ok := drawn[title]
 		if !ok {
 			pc.unchecked++
 			continue
 		}
-		stored, err := base64.StdEncoding.DecodeString(strings.TrimSpace(Text(s)))
+		stored, err := base64.StdEncoding.DecodeString(strings.TrimSpace(ipynb.Text(s)))
 		if err != nil {
 			pc.problems = append(pc.problems, fmt.Sprintf("cell %d output %d image/png (plot %s): not base64: %v", cell, j, excerpt(title, ""), err))
 			continue

@@ -1,12 +1,13 @@
-package ipynb
+package evidence
 
 import (
 	"bytes"
 	"context"
-	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -16,7 +17,7 @@ import (
 // sweepOf makes a three-point sweep N:1K,2K,4K of seed 000's synthetic
 // results, a static int array of N beside 96 other bytes, with a
 // prediction judged as the runner judges it; doctor changes it after.
-func sweepOf(t *testing.T, doctor func([]*bench.Result)) *Notebook {
+func sweepOf(t *testing.T, doctor func([]*bench.Result)) *ipynb.Notebook {
 	t.Helper()
 	axes := []bench.Axis{{Param: "N", Values: []int64{1024, 2048, 4096}}}
 	var rs []*bench.Result
@@ -50,9 +51,9 @@ func sweepOf(t *testing.T, doctor func([]*bench.Result)) *Notebook {
 	if doctor != nil {
 		doctor(rs)
 	}
-	nb := New(NewMarkdown("# sweep"))
+	nb := ipynb.New(ipynb.NewMarkdown("# sweep"))
 	code := "%bench seed sweep=N:1K,2K,4K"
-	nb.Cells = append(nb.Cells, NewCode(code))
+	nb.Cells = append(nb.Cells, ipynb.NewCode(code))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{code: func(pub display.Publisher) (map[string]any, error) {
 		for _, r := range rs {
 			pub.Display(display.Bundle{Data: report.SweepPoint(r), ID: display.NewID()}, false)
@@ -60,7 +61,7 @@ func sweepOf(t *testing.T, doctor func([]*bench.Result)) *Notebook {
 		pub.Display(display.Bundle{Data: report.SweepCommentary(rs), ID: display.NewID()}, false)
 		return nil, nil
 	}}}
-	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
+	if err := ipynb.Execute(context.Background(), nb, eng, ipynb.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return roundTrip(t, nb)

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/schema"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -44,8 +45,8 @@ const maxProblems = 6
 // per build and one per result to w, ending in "ok" or
 // "MISMATCH: " and what differs, and returns ok false on any mismatch. A
 // notebook without results is an error wrapping ErrNoResults.
-func Verify(nb *Notebook, w io.Writer) (ok bool, err error) {
-	found := Results(nb)
+func Verify(nb *ipynb.Notebook, w io.Writer) (ok bool, err error) {
+	found := ipynb.Results(nb)
 	if len(found) == 0 {
 		return false, fmt.Errorf("%w: no output holds %s, so there is nothing to verify (run the notebook; a %%bench cell adds one)",
 			ErrNoResults, display.MIMEResult)
@@ -99,7 +100,7 @@ func joinNote(desc, note string) string {
 
 // cellPlots checks the plots of every %bench cell that holds a result
 // (checkPlots), by cell.
-func cellPlots(nb *Notebook, found []Found) map[int]plotCheck {
+func cellPlots(nb *ipynb.Notebook, found []ipynb.Found) map[int]plotCheck {
 	byCell := map[int][]*bench.Result{}
 	for _, f := range found {
 		if !isBenchCell(nb.Cells[f.Cell]) {
@@ -108,7 +109,7 @@ func cellPlots(nb *Notebook, found []Found) map[int]plotCheck {
 		if _, err := checkSchema(f.Value); err != nil {
 			continue
 		}
-		if r, err := DecodeResult(f.Value); err == nil {
+		if r, err := ipynb.DecodeResult(f.Value); err == nil {
 			byCell[f.Cell] = append(byCell[f.Cell], r)
 		}
 	}
@@ -123,7 +124,7 @@ func cellPlots(nb *Notebook, found []Found) map[int]plotCheck {
 // measurement, and who asked for it: the cell's quick key, or, when the
 // cell has none, the session (BENCHBOOK_QUICK=1, which the notebook's
 // metadata.benchbook.quick records).
-func quickNote(nb *Notebook, f Found, r *bench.Result) string {
+func quickNote(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) string {
 	if !r.Protocol.Quick {
 		return ""
 	}
@@ -141,11 +142,11 @@ func quickNote(nb *Notebook, f Found, r *bench.Result) string {
 // glueOutputs names the outputs of glue cells, which verify cannot hold to
 // any result: "glue: 7 outputs of 6 cells (8, 9, 12, 13, 17, 22) unchecked
 // (what glue code printed is not derived from a stored result)", or "".
-func glueOutputs(nb *Notebook) string {
+func glueOutputs(nb *ipynb.Notebook) string {
 	var cells []string
 	n := 0
 	for i, c := range nb.Cells {
-		if c.Type != CodeCell || strings.HasPrefix(strings.TrimSpace(c.Source), "%") || len(c.Outputs) == 0 {
+		if c.Type != ipynb.CodeCell || strings.HasPrefix(strings.TrimSpace(c.Source), "%") || len(c.Outputs) == 0 {
 			continue
 		}
 		cells = append(cells, strconv.Itoa(i))
@@ -155,7 +156,7 @@ func glueOutputs(nb *Notebook) string {
 		return ""
 	}
 	return fmt.Sprintf("glue: %s of %s (%s) unchecked: what glue code printed is not derived from a stored result",
-		Plural(n, "output"), Plural(len(cells), "cell"), strings.Join(cells, ", "))
+		ipynb.Plural(n, "output"), ipynb.Plural(len(cells), "cell"), strings.Join(cells, ", "))
 }
 
 // check verifies one result and describes it. Integers that a JavaScript
@@ -165,14 +166,14 @@ func glueOutputs(nb *Notebook) string {
 // whose text_version is not this benchbook's TextVersion, or that has
 // none, fails (unknownWording). The assembly is held to the kernel's build
 // in the notebook, bs (checkAssembly).
-func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
+func check(nb *ipynb.Notebook, bs []build, f ipynb.Found) (desc string, problems []string) {
 	desc = "result"
 	problems = bigIntegers(f.Value, "")
 	failed, err := checkSchema(f.Value) // verify_failed.go
 	if err != nil {
 		return desc, append(problems, schemaError(err))
 	}
-	r, err := DecodeResult(f.Value)
+	r, err := ipynb.DecodeResult(f.Value)
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
@@ -187,7 +188,7 @@ func check(nb *Notebook, bs []build, f Found) (desc string, problems []string) {
 	desc, problems = joinNote(desc, note), append(problems, asmProblems...)
 	// The tables and commentary are rendered from the result as stored,
 	// before checkSummaries puts the recomputed summaries in place.
-	shown, err := DecodeResult(f.Value)
+	shown, err := ipynb.DecodeResult(f.Value)
 	if err != nil {
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
@@ -344,8 +345,8 @@ func describe(r *bench.Result) string {
 		flags = "default flags"
 	}
 	return fmt.Sprintf("%s (%s, %s): %s, %s, %s, %s", r.Kernel.Name, r.Kernel.Lang, flags,
-		Plural(len(r.Variants), "variant"), seriesCount(series), Plural(len(r.Comparisons), "comparison"),
-		Plural(SampleCount(r), "sample"))
+		ipynb.Plural(len(r.Variants), "variant"), seriesCount(series), ipynb.Plural(len(r.Comparisons), "comparison"),
+		ipynb.Plural(ipynb.SampleCount(r), "sample"))
 }
 
 // seriesCount is "1 series", "12 series".

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
@@ -127,7 +128,7 @@ func TestVerifyOneLinePerResult(t *testing.T) {
 }
 
 func TestVerifyWithoutResults(t *testing.T) {
-	nb := New(NewMarkdown("# nothing"), NewCode("x := 1"))
+	nb := ipynb.New(ipynb.NewMarkdown("# nothing"), ipynb.NewCode("x := 1"))
 	var out bytes.Buffer
 	ok, err := Verify(nb, &out)
 	if ok || !errors.Is(err, ErrNoResults) || !strings.Contains(err.Error(), "application/vnd.benchbook.result+json") {
@@ -136,8 +137,8 @@ func TestVerifyWithoutResults(t *testing.T) {
 }
 
 func TestVerifyUnreadableResult(t *testing.T) {
-	nb := New(NewCode("x"))
-	nb.Cells[0].Outputs = []*Output{{Type: DisplayData, Data: map[string]any{"application/vnd.benchbook.result+json": map[string]any{"variants": "no"}}}}
+	nb := ipynb.New(ipynb.NewCode("x"))
+	nb.Cells[0].Outputs = []*ipynb.Output{{Type: ipynb.DisplayData, Data: map[string]any{"application/vnd.benchbook.result+json": map[string]any{"variants": "no"}}}}
 	var out bytes.Buffer
 	ok, err := Verify(nb, &out)
 	if err != nil || ok || !strings.Contains(out.String(), "cell 0 output 0: result: MISMATCH: does not match result.schema.json") ||

@@ -1,14 +1,15 @@
-package ipynb
+package evidence
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"io"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -23,25 +24,18 @@ func fuzzSeedNotebook(f testing.TB) []byte {
 	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
 	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	code := "%bench seed quick"
-	nb := New(NewMarkdown("# results"), NewCode(code))
+	nb := ipynb.New(ipynb.NewMarkdown("# results"), ipynb.NewCode(code))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{code: func(pub display.Publisher) (map[string]any, error) {
 		pub.Stream("stdout", "prediction: none\n")
 		pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
 		pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
 		return nil, nil
 	}}}
-	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
+	if err := ipynb.Execute(context.Background(), nb, eng, ipynb.RunOptions{}); err != nil {
 		f.Fatalf("running the seed notebook: %v", err)
 	}
-	data, err := nb.Marshal()
-	if err != nil {
-		f.Fatal(err)
-	}
-	back, err := Parse(data)
-	if err != nil {
-		f.Fatal(err)
-	}
-	if ok, err := Verify(back, io.Discard); !ok || err != nil {
+	data := marshal(f, nb)
+	if ok, err := Verify(parse(f, data), io.Discard); !ok || err != nil {
 		f.Fatalf("the seed notebook does not verify: ok %v, err %v", ok, err)
 	}
 	return data
@@ -64,16 +58,16 @@ var fuzzNotebooks = []string{
 // refusal wraps one of its four errors, and a notebook it accepts writes
 // out, reads back, and writes out the same bytes again.
 //
-//	go test ./ipynb -run '^$' -fuzz '^FuzzReadNotebook$' -fuzztime 60s
+//	go test ./ipynb/evidence -run '^$' -fuzz '^FuzzReadNotebook$' -fuzztime 60s
 func FuzzReadNotebook(f *testing.F) {
 	for _, s := range fuzzNotebooks {
 		f.Add([]byte(s))
 	}
 	f.Add(fuzzSeedNotebook(f))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nb, err := Parse(data)
+		nb, err := ipynb.Parse(data)
 		if err != nil {
-			if !errors.Is(err, ErrNotJSON) && !errors.Is(err, ErrNotNotebook) && !errors.Is(err, ErrVersion) && !errors.Is(err, ErrMalformed) {
+			if !errors.Is(err, ipynb.ErrNotJSON) && !errors.Is(err, ipynb.ErrNotNotebook) && !errors.Is(err, ipynb.ErrVersion) && !errors.Is(err, ipynb.ErrMalformed) {
 				t.Fatalf("refusal wraps none of Parse's errors: %v", err)
 			}
 			return
@@ -82,7 +76,7 @@ func FuzzReadNotebook(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted notebook does not marshal: %v", err)
 		}
-		back, err := Parse(out)
+		back, err := ipynb.Parse(out)
 		if err != nil {
 			t.Fatalf("written notebook does not read back: %v\n%s", err, out)
 		}
@@ -95,11 +89,8 @@ func FuzzReadNotebook(f *testing.F) {
 
 // fuzzSeedResult is the JSON of the result fuzzSeedNotebook shows.
 func fuzzSeedResult(f testing.TB) []byte {
-	nb, err := Parse(fuzzSeedNotebook(f))
-	if err != nil {
-		f.Fatal(err)
-	}
-	data, err := json.Marshal(Results(nb)[0].Value)
+	nb := parse(f, fuzzSeedNotebook(f))
+	data, err := json.Marshal(ipynb.Results(nb)[0].Value)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -122,7 +113,7 @@ func wrapResult(data []byte) []byte {
 // Provenance and Results never panic either. The seed is an executed
 // notebook that verifies.
 //
-//	go test ./ipynb -run '^$' -fuzz '^FuzzVerify$' -fuzztime 60s
+//	go test ./ipynb/evidence -run '^$' -fuzz '^FuzzVerify$' -fuzztime 60s
 func FuzzVerify(f *testing.F) {
 	for _, s := range fuzzNotebooks {
 		f.Add([]byte(s))
@@ -131,14 +122,14 @@ func FuzzVerify(f *testing.F) {
 	f.Add(fuzzSeedResult(f))
 	f.Add([]byte(`{"kernel": {"name": "k"}, "variants": []}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		nb, err := Parse(data)
+		nb, err := ipynb.Parse(data)
 		if err != nil {
-			if nb, err = Parse(wrapResult(data)); err != nil {
+			if nb, err = ipynb.Parse(wrapResult(data)); err != nil {
 				return
 			}
 		}
-		_ = Provenance(nb)
-		found := Results(nb)
+		_ = ipynb.Provenance(nb)
+		found := ipynb.Results(nb)
 		ok, err := Verify(nb, io.Discard)
 		if len(found) == 0 {
 			if ok || !errors.Is(err, ErrNoResults) {

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/asm"
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -32,8 +33,8 @@ func (b build) Where() string { return fmt.Sprintf("cell %d (%s %s)", b.Cell, b.
 
 // nativeCell splits a cell into its native magic, kernel name and body, as
 // cells.ParseMagic does; ok is false for any other cell.
-func nativeCell(c *Cell) (magic, name, body string, ok bool) {
-	if c.Type != CodeCell {
+func nativeCell(c *ipynb.Cell) (magic, name, body string, ok bool) {
+	if c.Type != ipynb.CodeCell {
 		return "", "", "", false
 	}
 	first, body, _ := strings.Cut(c.Source, "\n")
@@ -45,7 +46,7 @@ func nativeCell(c *Cell) (magic, name, body string, ok bool) {
 }
 
 // builds finds every build entry of the notebook's native cells, in order.
-func builds(nb *Notebook) []build {
+func builds(nb *ipynb.Notebook) []build {
 	var out []build
 	for i, c := range nb.Cells {
 		magic, name, body, ok := nativeCell(c)
@@ -58,7 +59,7 @@ func builds(nb *Notebook) []build {
 				continue
 			}
 			b := build{Cell: i, Output: j, Magic: magic, Name: name, Body: body,
-				Text: Text(o.Data[display.MIMEText]), HTML: Text(o.Data[display.MIMEHTML])}
+				Text: ipynb.Text(o.Data[display.MIMEText]), HTML: ipynb.Text(o.Data[display.MIMEHTML])}
 			raw, err := json.Marshal(v)
 			if err == nil {
 				err = json.Unmarshal(raw, &b.Entry)
@@ -146,7 +147,7 @@ func rederive(name, text string, dead, hollow bool, finding string) []string {
 // each variant's dead and hollow from it. A notebook without a build of the
 // kernel leaves the result's assembly checked only against itself: note
 // says so.
-func checkAssembly(bs []build, f Found, r *bench.Result) (note string, problems []string) {
+func checkAssembly(bs []build, f ipynb.Found, r *bench.Result) (note string, problems []string) {
 	var named []build
 	match := -1
 	for _, b := range bs {

@@ -1,4 +1,4 @@
-package ipynb
+package evidence
 
 import (
 	"strings"
