@@ -1,4 +1,4 @@
-package prose
+package figures
 
 import (
 	"math"
@@ -12,9 +12,9 @@ import (
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
-// median of x recomputed (the mean of the two middle values of an even
+// Median of x recomputed (the mean of the two middle values of an even
 // count); NaN for none.
-func median(x []float64) float64 {
+func Median(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
@@ -27,15 +27,15 @@ func median(x []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-func minOf(x []float64) float64 {
+func MinOf(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
 	return slices.Min(x)
 }
 
-// cvPct is the sample standard deviation over the mean, in percent.
-func cvPct(x []float64) float64 {
+// CVPct is the sample standard deviation over the mean, in percent.
+func CVPct(x []float64) float64 {
 	if len(x) < 2 {
 		return 0
 	}
@@ -43,9 +43,9 @@ func cvPct(x []float64) float64 {
 	return 100 * sd / math.Abs(m)
 }
 
-// series is a variant's samples of one series ("interleaved", "in_process",
+// Series is a variant's samples of one series ("interleaved", "in_process",
 // "fresh", "cold"); nil when missing.
-func series(r *bench.Result, variant, name string) []float64 {
+func Series(r *bench.Result, variant, name string) []float64 {
 	v := r.Variant(variant)
 	if v == nil {
 		return nil
@@ -63,24 +63,24 @@ func series(r *bench.Result, variant, name string) []float64 {
 	return nil
 }
 
-// near is a relative agreement of two recomputed figures.
-func near(a, b, rel float64) bool {
+// Near is a relative agreement of two recomputed figures.
+func Near(a, b, rel float64) bool {
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }
 
-// aaRatio is the A/A control's ratio of medians recomputed: the variant's
+// AARatio is the A/A control's ratio of medians recomputed: the variant's
 // interleaved samples over its copy's.
-func aaRatio(r *bench.Result) float64 {
-	return median(series(r, r.AA.Variant, "interleaved")) / median(r.AA.SamplesNS)
+func AARatio(r *bench.Result) float64 {
+	return Median(Series(r, r.AA.Variant, "interleaved")) / Median(r.AA.SamplesNS)
 }
 
-// aaReach is how far from 1 identical code read in this run: the A/A
+// AAReach is how far from 1 identical code read in this run: the A/A
 // control's recomputed ratio of medians and its interval's ends.
-func aaReach(r *bench.Result) float64 {
-	return math.Max(math.Abs(aaRatio(r)-1), math.Max(r.AA.CIHigh-1, 1-r.AA.CILow))
+func AAReach(r *bench.Result) float64 {
+	return math.Max(math.Abs(AARatio(r)-1), math.Max(r.AA.CIHigh-1, 1-r.AA.CILow))
 }
 
-func bounded(lo, hi float64) bool { return lo > 0 && hi > 0 && hi >= lo }
+func Bounded(lo, hi float64) bool { return lo > 0 && hi > 0 && hi >= lo }
 
 // grid is the clock's granularity recomputed from the runs of values its
 // spaced deltas took ("29-105" or "20,30,40-41"): 1 ns when a run spans
@@ -124,19 +124,19 @@ func grid(spaced string) float64 {
 	return math.Round(span/math.Round(span/step)*2) / 2
 }
 
-// clockStep is the clock's granularity the sentences may call its
+// ClockStep is the clock's granularity the sentences may call its
 // smallest step: the grid where the result records the spaced deltas,
 // else (results before harness version 6) what the result stored.
-func clockStep(c bench.Clock) float64 {
+func ClockStep(c bench.Clock) float64 {
 	if g := grid(c.Spaced); g > 0 {
 		return g
 	}
 	return c.ResolutionNS
 }
 
-// pairShare is the share of pairs of samples whose relative difference
+// PairShare is the share of pairs of samples whose relative difference
 // (larger - smaller) / smaller exceeds pct percent, by enumeration.
-func pairShare(x []float64, pct float64) float64 {
+func PairShare(x []float64, pct float64) float64 {
 	n, over := 0, 0
 	for i := range x {
 		for j := i + 1; j < len(x); j++ {
@@ -156,34 +156,34 @@ func pairShare(x []float64, pct float64) float64 {
 	return float64(over) / float64(n)
 }
 
-// lagOne is the lag-1 autocorrelation of x.
-func lagOne(x []float64) float64 {
+// LagOne is the lag-1 autocorrelation of x.
+func LagOne(x []float64) float64 {
 	if len(x) < 3 {
 		return 0
 	}
 	return stat.Correlation(x[:len(x)-1], x[1:], nil)
 }
 
-// lagOneP is the one-sided permutation p-value of x's lag-1
+// LagOneP is the one-sided permutation p-value of x's lag-1
 // autocorrelation: the share of orders of x (n random ones, seeded) whose
 // lag-1 autocorrelation is at least x's own; (count+1)/(n+1).
-func lagOneP(x []float64, n int) float64 {
-	obs := lagOne(x)
+func LagOneP(x []float64, n int) float64 {
+	obs := LagOne(x)
 	rng := rand.New(rand.NewPCG(1, 2))
 	y := slices.Clone(x)
 	hit := 0
 	for range n {
 		rng.Shuffle(len(y), func(i, j int) { y[i], y[j] = y[j], y[i] })
-		if lagOne(y) >= obs {
+		if LagOne(y) >= obs {
 			hit++
 		}
 	}
 	return float64(hit+1) / float64(n+1)
 }
 
-// logRatios are the per-round log-ratios of a over b in the interleaved
+// LogRatios are the per-round log-ratios of a over b in the interleaved
 // series (a's samples against b's, round by round).
-func logRatios(a, b []float64) []float64 {
+func LogRatios(a, b []float64) []float64 {
 	n := min(len(a), len(b))
 	out := make([]float64, 0, n)
 	for i := range n {
@@ -209,4 +209,4 @@ func mhz(r *bench.Result) float64 {
 	return math.Max(r.Conditions.Before.FreqEstimateMHz, r.Conditions.After.FreqEstimateMHz)
 }
 
-func live(v *bench.Variant) bool { return v != nil && !v.Dead && !v.Hollow }
+func Live(v *bench.Variant) bool { return v != nil && !v.Dead && !v.Hollow }

@@ -1,4 +1,4 @@
-package prose
+package figures
 
 import (
 	"math"
@@ -39,9 +39,9 @@ func ranks(x []float64) []float64 {
 	return out
 }
 
-// spearman is Spearman's rank correlation of x and y with its two-sided
+// Spearman is Spearman's rank correlation of x and y with its two-sided
 // p-value by the t approximation on n-2 degrees of freedom.
-func spearman(x, y []float64) (rho, p float64) {
+func Spearman(x, y []float64) (rho, p float64) {
 	n := float64(len(x))
 	rho = stat.Correlation(ranks(x), ranks(y), nil)
 	if n < 3 || math.Abs(rho) >= 1 {
