@@ -18,6 +18,7 @@ import (
 	"github.com/benchbook/benchbook/cells"
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/kernel"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
@@ -282,7 +283,7 @@ func cmdVerify(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "%s: %s; verified by benchbook %s\n", args[0], ipynb.Provenance(nb), version)
-	ok, err := ipynb.Verify(nb, stdout)
+	ok, err := evidence.Verify(nb, stdout)
 	if err != nil {
 		return fmt.Errorf("verify %s: %w", args[0], err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -143,16 +144,16 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	var heads []report.CompareHeadline
 	if len(nbs) == 2 && !c.nway && !c.json && c.plot == "" {
-		a, b := ipynb.Input{Name: c.notebooks[0], Notebook: nbs[0]}, ipynb.Input{Name: c.notebooks[1], Notebook: nbs[1]}
+		a, b := evidence.Input{Name: c.notebooks[0], Notebook: nbs[0]}, evidence.Input{Name: c.notebooks[1], Notebook: nbs[1]}
 		if ref == 1 {
 			a, b = b, a
 		}
-		if heads, err = ipynb.CompareHeadlines(a, b, stdout); err != nil {
+		if heads, err = evidence.CompareHeadlines(a, b, stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, verified+".")
 	} else {
-		res, err := ipynb.CompareN(ipynb.Machines{Labels: labels, Notebooks: nbs, Ref: ref})
+		res, err := evidence.CompareN(evidence.Machines{Labels: labels, Notebooks: nbs, Ref: ref})
 		if err != nil {
 			return err
 		}
@@ -186,7 +187,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 func verifyAll(paths []string, nbs []*ipynb.Notebook, stderr io.Writer) error {
 	for i, nb := range nbs {
 		var out bytes.Buffer
-		ok, err := ipynb.Verify(nb, &out)
+		ok, err := evidence.Verify(nb, &out)
 		if err != nil {
 			return fmt.Errorf("compare: %s cannot be verified: %w", paths[i], err)
 		}
@@ -200,7 +201,7 @@ func verifyAll(paths []string, nbs []*ipynb.Notebook, stderr io.Writer) error {
 
 // writeMachinesPlot draws the first kernel's medians per machine
 // (plot.Machines), each variant's headline series.
-func writeMachinesPlot(path string, res ipynb.NWayResult) error {
+func writeMachinesPlot(path string, res evidence.NWayResult) error {
 	if len(res.Kernels) == 0 {
 		return errors.New("compare --plot: no kernel was compared on two machines")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -214,7 +215,7 @@ func TestCompareCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res ipynb.NWayResult
+	var res evidence.NWayResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/ipynb"
+	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -36,13 +37,13 @@ func TestFailedRunVerifies(t *testing.T) {
 				t.Fatal(err)
 			}
 			var vout bytes.Buffer
-			ok, err := ipynb.Verify(got, &vout)
+			ok, err := evidence.Verify(got, &vout)
 			if err != nil || !ok || !strings.Contains(vout.String(), "the run failed before it measured anything") ||
 				!strings.Contains(vout.String(), c.says) || !strings.HasSuffix(strings.TrimSpace(vout.String()), ": ok") {
 				t.Errorf("verify: ok %v %v\n%s", ok, err, vout.String())
 			}
 			var cout bytes.Buffer
-			if err := ipynb.Compare(ipynb.Input{Name: "got.ipynb", Notebook: got}, ipynb.Input{Name: "got.ipynb", Notebook: got}, &cout); err != nil || !strings.Contains(cout.String(), "nothing to compare") {
+			if err := evidence.Compare(evidence.Input{Name: "got.ipynb", Notebook: got}, evidence.Input{Name: "got.ipynb", Notebook: got}, &cout); err != nil || !strings.Contains(cout.String(), "nothing to compare") {
 				t.Errorf("compare: %v\n%s", err, cout.String())
 			}
 			// The headline it shows is still the result's, to the letter.
@@ -53,7 +54,7 @@ func TestFailedRunVerifies(t *testing.T) {
 				}
 			}
 			vout.Reset()
-			if ok, _ := ipynb.Verify(got, &vout); ok || !strings.Contains(vout.String(), "MISMATCH") {
+			if ok, _ := evidence.Verify(got, &vout); ok || !strings.Contains(vout.String(), "MISMATCH") {
 				t.Errorf("an edited headline of a failed run: ok %v\n%s", ok, vout.String())
 			}
 		})

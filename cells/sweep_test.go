@@ -49,9 +49,6 @@ func sweepResults(rec *recorder) []*bench.Result {
 // the plot and commentary after the points.
 func TestSweepSeedLoop(t *testing.T) {
 	measuretest.Gate(t)
-	if testing.Short() {
-		t.Skip("measures")
-	}
 	s := newSession(t)
 	if _, _, e := execute(t, s, "Cell[1]", sweepKernel); e != nil {
 		t.Fatal(e.Traceback)
@@ -167,9 +164,6 @@ func TestSweepBadInput(t *testing.T) {
 // bytes come from the Go binary's sections.
 func TestSweepGo(t *testing.T) {
 	measuretest.Gate(t)
-	if testing.Short() {
-		t.Skip("measures")
-	}
 	s := newSession(t)
 	code := "%%go gosweep\nconst N = 1 << 20\n\nvar a [N]int32\n\nfunc BenchSum() {\n\tvar s int32\n\tfor i := range a {\n\t\ts += a[i]\n\t}\n\tbench.Sink(s)\n}\n"
 	if _, _, e := execute(t, s, "Cell[1]", code); e != nil {

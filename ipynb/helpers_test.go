@@ -1,7 +1,6 @@
 package ipynb
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,42 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/display"
-	"github.com/benchbook/benchbook/stdlib/report"
 )
 
-// step is what the fake engine does for one cell's code.
-type step func(pub display.Publisher) (map[string]any, error)
-
-// fakeEngine runs a script per cell source and records the labels it got.
-type fakeEngine struct {
-	steps  map[string]step
-	labels []string
-	codes  []string
-}
-
-func (f *fakeEngine) Execute(_ context.Context, label, code string, pub display.Publisher) (map[string]any, error) {
-	f.labels = append(f.labels, label)
-	f.codes = append(f.codes, code)
-	s, ok := f.steps[code]
-	if !ok {
-		return nil, fmt.Errorf("fake engine: no step for %q", code)
-	}
-	return s(pub)
-}
-
-// execErr is an engine error that carries Jupyter's error fields.
-type execErr struct {
-	name, value string
-	tb          []string
-}
-
-func (e *execErr) Error() string                         { return e.name + ": " + e.value }
-func (e *execErr) ExecError() (string, string, []string) { return e.name, e.value, e.tb }
-func plain(s string) map[string]any                      { return map[string]any{display.MIMEText: s} }
 func show(pub display.Publisher, id, s string, update bool) {
-	pub.Display(display.Bundle{Data: plain(s), ID: id}, update)
+	pub.Display(display.Bundle{Data: ipynbtest.Plain(s), ID: id}, update)
 }
 
 // view is a compact form of outputs for comparing: one string per output.
@@ -80,61 +49,6 @@ func view(outs []*Output) []string {
 	return out
 }
 
-// resultNotebook runs a notebook whose code cells each show one result as a
-// %bench cell does (report.Result's bundle, then the commentary), after a
-// markdown cell. Each result's findings are made from it as it is then, as
-// the runner makes them last.
-func resultNotebook(t *testing.T, results ...*bench.Result) *Notebook {
-	t.Helper()
-	nb := New(NewMarkdown("# results"))
-	eng := &fakeEngine{steps: map[string]step{}}
-	for i, r := range results {
-		// As the runner does last: the findings from the finished result.
-		r.Findings = bench.Findings(r)
-		code := fmt.Sprintf("%%bench %s quick // %d", r.Kernel.Name, i)
-		nb.Cells = append(nb.Cells, NewCode(code))
-		eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
-			pub.Stream("stdout", "prediction: none\n")
-			pub.Display(display.Bundle{Data: report.Result(r), ID: display.NewID()}, false)
-			pub.Display(display.Bundle{Data: report.CommentaryBundle(r), ID: display.NewID()}, false)
-			if r.Baseline != nil {
-				pub.Display(display.Bundle{Data: report.BaselineBundle(r), ID: display.NewID()}, false)
-			}
-			return nil, nil
-		}
-	}
-	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
-		t.Fatalf("running the result notebook: %v", err)
-	}
-	return nb
-}
-
-// roleNotebook is resultNotebook with the outputs a %bench cell writes
-// now: each with its role, the headline first (cells.Session.show).
-func roleNotebook(t *testing.T, r *bench.Result) *Notebook {
-	t.Helper()
-	nb := New(NewMarkdown("# results"))
-	eng := &fakeEngine{steps: map[string]step{}}
-	r.Findings = bench.Findings(r)
-	code := fmt.Sprintf("%%bench %s quick", r.Kernel.Name)
-	nb.Cells = append(nb.Cells, NewCode(code))
-	eng.steps[code] = func(pub display.Publisher) (map[string]any, error) {
-		id := display.NewID()
-		pub.Display(display.Bundle{Data: map[string]any{display.MIMEText: "%bench: starting"}, Metadata: report.Role(report.RoleHeadline), ID: id}, false)
-		pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: id}, true)
-		if r.Baseline != nil {
-			pub.Display(display.Bundle{Data: report.BaselineBundle(r), Metadata: report.Role(report.RoleBaseline), ID: display.NewID()}, false)
-		}
-		pub.Display(display.Bundle{Data: report.Result(r), Metadata: report.Role(report.RoleResult), ID: display.NewID()}, false)
-		pub.Display(display.Bundle{Data: report.CommentaryBundle(r), Metadata: report.Role(report.RoleCommentary), ID: display.NewID()}, false)
-		return nil, nil
-	}
-	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {
-		t.Fatalf("running the result notebook: %v", err)
-	}
-	return nb
-}
-
 // roundTrip writes nb to a file and reads it back, as the command would.
 func roundTrip(t *testing.T, nb *Notebook) *Notebook {
 	t.Helper()
@@ -161,12 +75,4 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
-}
-
-// wantMismatch fails t unless Verify rejects r with a MISMATCH saying says.
-func wantMismatch(t *testing.T, r *bench.Result, says string) {
-	t.Helper()
-	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); ok || !strings.Contains(out, ": MISMATCH: ") || !strings.Contains(out, says) {
-		t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out, says)
-	}
 }

@@ -42,7 +42,7 @@ func HTML(nb *Notebook) ([]byte, error) {
 	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"+
 		"<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n"+
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n",
-		csp, html.EscapeString(title(nb)), pageCSS)
+		csp, html.EscapeString(Title(nb)), pageCSS)
 	for i, c := range nb.Cells {
 		if err := writeCell(&b, md, i, c); err != nil {
 			return nil, err
@@ -111,14 +111,14 @@ func writeBundle(b *bytes.Buffer, md goldmark.Markdown, data, meta map[string]an
 		if !ok {
 			continue
 		}
-		s := text(v)
+		s := Text(v)
 		switch mime {
 		case display.MIMEHTML:
 			b.WriteString(s)
 		case display.MIMESVG:
 			b.WriteString(inlineSVG(s))
 		case display.MIMEPNG, "image/jpeg", "image/gif":
-			fmt.Fprintf(b, "<img alt=\"%s\"%s src=\"data:%s;base64,%s\">", html.EscapeString(text(data[display.MIMEText])),
+			fmt.Fprintf(b, "<img alt=\"%s\"%s src=\"data:%s;base64,%s\">", html.EscapeString(Text(data[display.MIMEText])),
 				imageSize(meta, mime), mime, strings.Join(strings.Fields(s), ""))
 		case display.MIMEMarkdown:
 			if err := md.Convert([]byte(s), b); err != nil {
@@ -171,8 +171,8 @@ func positive(v any) (int, bool) {
 func writeNotes(b *bytes.Buffer, data map[string]any) {
 	if v, ok := data[display.MIMEResult]; ok {
 		note := "result JSON (for benchbook verify)"
-		if r, err := decodeResult(v); err == nil {
-			note = fmt.Sprintf("result JSON: %s, %d samples (for benchbook verify)", plural(len(r.Variants), "variant"), sampleCount(r))
+		if r, err := DecodeResult(v); err == nil {
+			note = fmt.Sprintf("result JSON: %s, %d samples (for benchbook verify)", Plural(len(r.Variants), "variant"), SampleCount(r))
 		}
 		fmt.Fprintf(b, "<p class=\"note\">%s</p>", html.EscapeString(note))
 	}
@@ -180,16 +180,16 @@ func writeNotes(b *bytes.Buffer, data map[string]any) {
 		note := "build JSON"
 		if m, ok := v.(map[string]any); ok {
 			if vs, ok := m["variants"].([]any); ok {
-				note = fmt.Sprintf("build JSON: %s", plural(len(vs), "variant"))
+				note = fmt.Sprintf("build JSON: %s", Plural(len(vs), "variant"))
 			}
 		}
 		fmt.Fprintf(b, "<p class=\"note\">%s</p>", html.EscapeString(note))
 	}
 }
 
-// text is a bundle value as text: strings as they are, anything else as
+// Text is a bundle value as text: strings as they are, anything else as
 // indented JSON.
-func text(v any) string {
+func Text(v any) string {
 	if v == nil {
 		return ""
 	}
@@ -233,8 +233,8 @@ func withAttachments(src string, att map[string]any) string {
 // stripANSI removes terminal escape sequences.
 func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
 
-// title is the metadata title, or the first Markdown heading, or "notebook".
-func title(nb *Notebook) string {
+// Title is the metadata title, or the first Markdown heading, or "notebook".
+func Title(nb *Notebook) string {
 	if t, ok := nb.Metadata["title"].(string); ok && t != "" {
 		return t
 	}
@@ -251,7 +251,8 @@ func title(nb *Notebook) string {
 	return "notebook"
 }
 
-func plural(n int, noun string) string {
+// Plural is "1 variant", "3 variants".
+func Plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

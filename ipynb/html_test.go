@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -37,7 +38,7 @@ func htmlNotebook(t *testing.T) (*Notebook, []byte) {
 		NewCode("plots"), NewCode("%bench seed quick"), NewCode("fail"),
 		&Cell{Type: RawCell, Source: "raw <text>", Metadata: map[string]any{}},
 	)
-	eng := &fakeEngine{steps: map[string]step{
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"plots": func(pub display.Publisher) (map[string]any, error) {
 			d := display.New(pub)
 			d.PNG(pic)
@@ -52,7 +53,7 @@ func htmlNotebook(t *testing.T) (*Notebook, []byte) {
 			return nil, nil
 		},
 		"fail": func(display.Publisher) (map[string]any, error) {
-			return nil, &execErr{"PanicError", "index out of range", []string{"\x1b[31mgoroutine 1\x1b[0m", "main.go:3"}}
+			return nil, &ipynbtest.ExecErr{Name: "PanicError", Value: "index out of range", Traceback: []string{"\x1b[31mgoroutine 1\x1b[0m", "main.go:3"}}
 		},
 	}}
 	if err := Execute(context.Background(), nb, eng, RunOptions{AllowErrors: true}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -53,7 +54,7 @@ func python(t *testing.T, script string, args ...string) string {
 func TestWrittenNotebooksValidateWithNbformat(t *testing.T) {
 	nb := New(NewMarkdown("# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |"), NewCode("all"), NewCode(""), NewCode("fail"))
 	nb.Cells = append(nb.Cells, &Cell{Type: RawCell, Source: "raw", Metadata: map[string]any{"format": "text/plain"}, ID: "bad id!"})
-	eng := &fakeEngine{steps: map[string]step{
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"all": func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stdout", "a")
 			pub.Stream("stdout", "b\n")
@@ -65,7 +66,7 @@ func TestWrittenNotebooksValidateWithNbformat(t *testing.T) {
 			return map[string]any{display.MIMEText: "r", display.MIMEResult: benchtest.Seed000(1)}, nil
 		},
 		"fail": func(display.Publisher) (map[string]any, error) {
-			return nil, &execErr{"E", "v", []string{"\x1b[31mred\x1b[0m"}}
+			return nil, &ipynbtest.ExecErr{Name: "E", Value: "v", Traceback: []string{"\x1b[31mred\x1b[0m"}}
 		},
 	}}
 	_ = Execute(context.Background(), nb, eng, RunOptions{AllowErrors: true, Version: "test", Command: "go test"})

@@ -1,11 +1,9 @@
 // Package ipynb is benchbook's notebook file: the nbformat 4 model read with
 // errors that say where a file is wrong and written as nbformat 4.5,
 // atomically; a runner that executes every code cell through an Engine and
-// keeps its outputs as Jupyter clients do; a self-contained HTML export; and
-// the checks of executed notebooks as evidence: Verify recomputes every
-// figure of every embedded result from its samples and renders again the
-// tables and commentary readers see, Compare sets a rerun beside the
-// published notebook; both check each result against the schema first.
+// keeps its outputs as Jupyter clients do; and a self-contained HTML export.
+// The checks of executed notebooks as evidence (verify, compare) are
+// ipynb/evidence's.
 //
 // Outputs are stored portable: paths under the notebook's folder relative
 // to it, integers that JavaScript keeps exact (verify names any at or above

@@ -229,7 +229,7 @@ func printHeadlines(w io.Writer, c *Cell) {
 		if report.RoleOf(o.Metadata) != report.RoleHeadline {
 			continue
 		}
-		for _, l := range strings.Split(strings.TrimRight(text(o.Data[display.MIMEText]), "\n"), "\n") {
+		for _, l := range strings.Split(strings.TrimRight(Text(o.Data[display.MIMEText]), "\n"), "\n") {
 			if l != "" && !strings.HasPrefix(l, "raw records") {
 				fmt.Fprintf(w, "    %s\n", l)
 			}
@@ -251,7 +251,7 @@ var FailOn = map[string][]string{
 func Flagged(nb *Notebook, verdicts []string) []string {
 	var out []string
 	for _, f := range Results(nb) {
-		r, err := decodeResult(f.Value)
+		r, err := DecodeResult(f.Value)
 		if err != nil || r.Baseline == nil {
 			continue
 		}
@@ -262,4 +262,23 @@ func Flagged(nb *Notebook, verdicts []string) []string {
 		}
 	}
 	return out
+}
+
+// Provenance says which benchbook executed nb, when and with what command,
+// from metadata.benchbook (written by Execute), or that the notebook does
+// not say.
+func Provenance(nb *Notebook) string {
+	m, _ := nb.Metadata["benchbook"].(map[string]any)
+	version, _ := m["version"].(string)
+	if version == "" {
+		return "the notebook does not say which benchbook executed it (metadata.benchbook.version is empty or missing)"
+	}
+	s := "executed by benchbook " + version
+	if at, _ := m["executed_at"].(string); at != "" {
+		s += " at " + at
+	}
+	if cmd, _ := m["command"].(string); cmd != "" {
+		s += " (" + cmd + ")"
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchbook/benchbook/ipynb/ipynbtest"
 	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -17,7 +18,7 @@ import (
 func TestCollectOutputs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		do   step
+		do   ipynbtest.Step
 		want []string
 	}{
 		{"streams in pieces merge by name", func(pub display.Publisher) (map[string]any, error) {
@@ -77,7 +78,7 @@ func TestCollectOutputs(t *testing.T) {
 		{"the execute_result triggers a waiting clear", func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stdout", "old\n")
 			pub.Clear(true)
-			return plain("42"), nil
+			return ipynbtest.Plain("42"), nil
 		}, []string{"execute_result[1] text/plain=42"}},
 		{"the result bundle becomes execute_result", func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stdout", "x\n")
@@ -85,7 +86,7 @@ func TestCollectOutputs(t *testing.T) {
 		}, []string{`stream stdout "x\n"`, "execute_result[1] text/html=<b>42</b> text/plain=42"}},
 		{"an error keeps the outputs before it", func(pub display.Publisher) (map[string]any, error) {
 			pub.Stream("stderr", "warn\n")
-			return nil, &execErr{"NameError", "x undefined", []string{"Cell[1], line 1"}}
+			return nil, &ipynbtest.ExecErr{Name: "NameError", Value: "x undefined", Traceback: []string{"Cell[1], line 1"}}
 		}, []string{`stream stderr "warn\n"`, "error NameError: x undefined"}},
 		{"a plain error is named Error", func(pub display.Publisher) (map[string]any, error) {
 			return nil, errors.New("it broke")
@@ -100,7 +101,7 @@ func TestCollectOutputs(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			nb := New(NewCode("cell"))
-			_ = Execute(context.Background(), nb, &fakeEngine{steps: map[string]step{"cell": tc.do}}, RunOptions{AllowErrors: true})
+			_ = Execute(context.Background(), nb, &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"cell": tc.do}}, RunOptions{AllowErrors: true})
 			if got := view(nb.Cells[0].Outputs); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("outputs\n got %q\nwant %q", got, tc.want)
 			}
@@ -110,7 +111,7 @@ func TestCollectOutputs(t *testing.T) {
 
 func TestUpdateFromALaterCell(t *testing.T) {
 	nb := New(NewCode("show"), NewCode("update"))
-	eng := &fakeEngine{steps: map[string]step{
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"show":   func(pub display.Publisher) (map[string]any, error) { show(pub, "d", "v1", false); return nil, nil },
 		"update": func(pub display.Publisher) (map[string]any, error) { show(pub, "d", "v2", true); return nil, nil },
 	}}
@@ -128,7 +129,7 @@ func TestUpdateFromALaterCell(t *testing.T) {
 func TestLatePublishingIsDropped(t *testing.T) {
 	var kept display.Publisher
 	nb := New(NewCode("a"), NewCode("b"))
-	eng := &fakeEngine{steps: map[string]step{
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{
 		"a": func(pub display.Publisher) (map[string]any, error) { kept = pub; return nil, nil },
 		"b": func(pub display.Publisher) (map[string]any, error) {
 			kept.Stream("stdout", "late\n")
@@ -144,13 +145,13 @@ func TestLatePublishingIsDropped(t *testing.T) {
 	}
 }
 
-func failingNotebook() (*Notebook, *fakeEngine) {
+func failingNotebook() (*Notebook, *ipynbtest.Engine) {
 	ok := func(pub display.Publisher) (map[string]any, error) { pub.Stream("stdout", "ok\n"); return nil, nil }
 	nb := New(NewMarkdown("# intro"), NewCode("first"), NewCode("  \n"), NewCode("\n%bench seed quick\nmore"), NewCode("last"))
 	nb.Cells[4].Outputs = []*Output{{Type: StreamOutput, Name: "stdout", Text: "stale\n"}}
-	eng := &fakeEngine{steps: map[string]step{"first": ok, "last": ok,
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"first": ok, "last": ok,
 		"\n%bench seed quick\nmore": func(display.Publisher) (map[string]any, error) {
-			return nil, &execErr{"BenchError", "kernel seed not built", []string{"a", "b"}}
+			return nil, &ipynbtest.ExecErr{Name: "BenchError", Value: "kernel seed not built", Traceback: []string{"a", "b"}}
 		}}}
 	return nb, eng
 }
@@ -168,8 +169,8 @@ func TestAFailedCellStopsTheRun(t *testing.T) {
 			t.Errorf("error %q does not say %q", err, s)
 		}
 	}
-	if !reflect.DeepEqual(eng.labels, []string{"Cell[1]", "Cell[2]"}) {
-		t.Errorf("labels %v, want Cell[1] Cell[2] (the blank cell is skipped)", eng.labels)
+	if !reflect.DeepEqual(eng.Labels, []string{"Cell[1]", "Cell[2]"}) {
+		t.Errorf("labels %v, want Cell[1] Cell[2] (the blank cell is skipped)", eng.Labels)
 	}
 	if nb.Cells[2].ExecutionCount != nil || *nb.Cells[3].ExecutionCount != 2 {
 		t.Errorf("counts: blank cell %v, failed cell %v", nb.Cells[2].ExecutionCount, *nb.Cells[3].ExecutionCount)
@@ -207,8 +208,8 @@ func TestCancelledRunStops(t *testing.T) {
 	if err := Execute(ctx, nb, eng, RunOptions{AllowErrors: true}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled run returned %v", err)
 	}
-	if len(eng.labels) != 0 {
-		t.Errorf("cells ran after cancel: %v", eng.labels)
+	if len(eng.Labels) != 0 {
+		t.Errorf("cells ran after cancel: %v", eng.Labels)
 	}
 }
 
@@ -216,7 +217,7 @@ func TestMetadataStamp(t *testing.T) {
 	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.FixedZone("x", 3600))
 	opt := RunOptions{Version: "0.1.0", Command: "benchbook run nb.ipynb", Now: func() time.Time { return at }}
 	nb := New(NewCode("x"))
-	eng := &fakeEngine{steps: map[string]step{"x": func(display.Publisher) (map[string]any, error) { return nil, nil }}}
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"x": func(display.Publisher) (map[string]any, error) { return nil, nil }}}
 	if err := Execute(context.Background(), nb, eng, opt); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestBundleValuesBecomeJSON(t *testing.T) {
 	r := benchtest.Seed000(1)
 	r.Protocol.BootstrapSeed = 1<<63 + 12345
 	nb := New(NewCode("r"))
-	eng := &fakeEngine{steps: map[string]step{"r": func(display.Publisher) (map[string]any, error) {
+	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{"r": func(display.Publisher) (map[string]any, error) {
 		return map[string]any{display.MIMEText: "result", display.MIMEResult: r, display.MIMEPNG: []byte{1, 2, 3}}, nil
 	}}}
 	if err := Execute(context.Background(), nb, eng, RunOptions{}); err != nil {

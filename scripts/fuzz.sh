@@ -22,8 +22,8 @@ targets='
 . ./kernel FuzzConnectionFile
 . ./cells FuzzParseMagic
 . ./stdlib/bench FuzzParseOptions
-. ./ipynb FuzzReadNotebook
-. ./ipynb FuzzVerify
+. ./ipynb/evidence FuzzReadNotebook
+. ./ipynb/evidence FuzzVerify
 . ./internal/asm FuzzParse
 . ./internal/harness FuzzRecords
 . ./internal/machine FuzzClockRanges

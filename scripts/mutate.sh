@@ -1,6 +1,6 @@
 #!/bin/sh
 # mutate.sh: mutation testing of the statistics (stdlib/stats) and of verify
-# (ipynb), nanobench's practice: put known bugs back, one at a time, into a
+# (ipynb/evidence), nanobench's practice: put known bugs back, one at a time, into a
 # scratch copy of the tree, run the focused tests that should catch each, and
 # print one line per mutant: "caught" (the suite failed) or "SURVIVED" (it
 # passed with the bug in: a test is missing).
@@ -87,30 +87,30 @@ mutants() {
 	m seq-not-nested stats stdlib/stats/sequential.go \
 		'b[i][k] = min(b[i][k], b[i-1][k])' '_ = b[i-1][k]'
 
-	# ipynb verify
-	m verify-skips-source-sha256 verify ipynb/verify_native.go \
+	# ipynb/evidence: verify
+	m verify-skips-source-sha256 verify ipynb/evidence/verify_native.go \
 		'if got := sha256Hex(b.Body); got != k.SourceSHA256 {' \
 		'if got := sha256Hex(b.Body); false && got != k.SourceSHA256 {'
-	m verify-skips-rederive verify ipynb/verify_native.go \
+	m verify-skips-rederive verify ipynb/evidence/verify_native.go \
 		'	if text == "" {' '	if text == "" || true {'
-	m verify-rederive-ignores-dead-hollow verify ipynb/verify_native.go \
+	m verify-rederive-ignores-dead-hollow verify ipynb/evidence/verify_native.go \
 		'case a.Dead != dead || a.Hollow != hollow:' 'case false && (a.Dead != dead || a.Hollow != hollow):'
-	m verify-skips-batch-rederive verify ipynb/verify_native.go \
+	m verify-skips-batch-rederive verify ipynb/evidence/verify_native.go \
 		'err == nil && (a.Dead != v.BatchDead || a.Hollow != v.BatchHollow) {' \
 		'err == nil && false && (a.Dead != v.BatchDead || a.Hollow != v.BatchHollow) {'
-	m verify-accepts-any-text-version verify ipynb/verify.go \
+	m verify-accepts-any-text-version verify ipynb/evidence/verify.go \
 		'if shown.TextVersion != bench.TextVersion {' 'if false {'
-	m verify-accepts-older-text-version verify ipynb/verify.go \
+	m verify-accepts-older-text-version verify ipynb/evidence/verify.go \
 		'if shown.TextVersion != bench.TextVersion {' 'if shown.TextVersion > bench.TextVersion || shown.TextVersion == 0 {'
-	m verify-skips-plots verify ipynb/verify_plots.go \
+	m verify-skips-plots verify ipynb/evidence/verify_plots.go \
 		'if !slices.ContainsFunc(nb.Cells[cell].Outputs,' 'if true || !slices.ContainsFunc(nb.Cells[cell].Outputs,'
-	m verify-plots-not-compared verify ipynb/verify_plots.go \
+	m verify-plots-not-compared verify ipynb/evidence/verify_plots.go \
 		'if got, want := sha256.Sum256(stored), sha256.Sum256(f.PNG); got != want {' \
 		'if got, want := sha256.Sum256(stored), sha256.Sum256(f.PNG); false && got != want {'
-	m verify-skips-samples-sha256 verify ipynb/verify.go \
+	m verify-skips-samples-sha256 verify ipynb/evidence/verify.go \
 		'if s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {' \
 		'if false && s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {'
-	m verify-skips-build-assembly verify ipynb/verify_native.go \
+	m verify-skips-build-assembly verify ipynb/evidence/verify_native.go \
 		'case e.Asm != v.Asm:' 'case false && e.Asm != v.Asm:'
 }
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -41,7 +42,7 @@ func CheckAcross(before, after *bench.Result, s bench.Sentence) error {
 // the run has no bounded, finite interval.
 func aaSpread(r *bench.Result) (float64, bool) {
 	lo, hi := r.AA.CILow, r.AA.CIHigh
-	if !bounded(lo, hi) || math.IsInf(hi, 0) {
+	if !figures.Bounded(lo, hi) || math.IsInf(hi, 0) {
 		return 0, false
 	}
 	return math.Max(1-lo, hi-1), true
@@ -67,7 +68,7 @@ func acrossChange(before, after *bench.Result, variant, ser string) (float64, bo
 	if bv == nil || av == nil || bv.Dead || av.Dead {
 		return 0, false
 	}
-	b, a := median(series(before, variant, ser)), median(series(after, variant, ser))
+	b, a := figures.Median(figures.Series(before, variant, ser)), figures.Median(figures.Series(after, variant, ser))
 	if !(b > 0 && a > 0) {
 		return 0, false
 	}
@@ -278,7 +279,7 @@ func nwayHeadline(labels []string, runs []*bench.Result, ref int, s bench.Senten
 		return fail("%s: the line does not say it is against the reference %s: %q", s.Variant, labels[ref], s.Text)
 	}
 	ser := strings.ReplaceAll(m[2], "-", "_")
-	base := median(series(runs[ref], s.Variant, ser))
+	base := figures.Median(figures.Series(runs[ref], s.Variant, ser))
 	if !(base > 0) {
 		return fail("%s: the reference has no %s median", s.Variant, ser)
 	}
@@ -286,7 +287,7 @@ func nwayHeadline(labels []string, runs []*bench.Result, ref int, s bench.Senten
 		if i == ref {
 			continue
 		}
-		x := median(series(runs[i], s.Variant, ser))
+		x := figures.Median(figures.Series(runs[i], s.Variant, ser))
 		if !(x > 0) {
 			if !strings.Contains(s.Text, "on "+l) {
 				return fail("%s: not measured on %s, and not said", s.Variant, l)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -21,7 +22,7 @@ var floatAddRE = regexp.MustCompile(`(?i)(^|[^a-z0-9_])v?add(ss|sd|ps|pd)([^a-z0
 func addRatio(r *bench.Result, variant string) (float64, float64, bool) {
 	v := r.Variant(variant)
 	e, fp := r.Protocol.Elements, r.Conditions.Fingerprint
-	if !live(v) || e == nil || *e <= 0 || fp == nil || !floatAddRE.MatchString(v.Asm) {
+	if !figures.Live(v) || e == nil || *e <= 0 || fp == nil || !floatAddRE.MatchString(v.Asm) {
 		return 0, 0, false
 	}
 	lat := 0.0
@@ -30,7 +31,7 @@ func addRatio(r *bench.Result, variant string) (float64, float64, bool) {
 			lat = x.NS
 		}
 	}
-	per := median(series(r, variant, "interleaved")) / float64(*e)
+	per := figures.Median(figures.Series(r, variant, "interleaved")) / float64(*e)
 	if !(lat > 0 && per > 0) {
 		return 0, 0, false
 	}
@@ -38,7 +39,7 @@ func addRatio(r *bench.Result, variant string) (float64, float64, bool) {
 }
 
 func addSaid(r *bench.Result, s bench.Sentence, lat float64) error {
-	per := median(series(r, s.Variant, "interleaved")) / float64(*r.Protocol.Elements)
+	per := figures.Median(figures.Series(r, s.Variant, "interleaved")) / float64(*r.Protocol.Elements)
 	if !strings.Contains(s.Text, bench.FormatNS(per)+" per element") || !strings.Contains(s.Text, "addss took "+bench.FormatNS(lat)) {
 		return fail("%s: the times said are not %s per element and %s an add", s.Variant, bench.FormatNS(per), bench.FormatNS(lat))
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -53,7 +54,7 @@ type bwFacts struct {
 func bwOf(r *bench.Result, variant string) (bwFacts, bool) {
 	var f bwFacts
 	fp := r.Conditions.Fingerprint
-	if !live(r.Variant(variant)) || r.Sweep == nil || r.Sweep.Bytes == nil || fp == nil {
+	if !figures.Live(r.Variant(variant)) || r.Sweep == nil || r.Sweep.Bytes == nil || fp == nil {
 		return f, false
 	}
 	for _, e := range fp.Entries { // the first of the name, as a fingerprint's Entry reads it
@@ -61,7 +62,7 @@ func bwOf(r *bench.Result, variant string) (bwFacts, bool) {
 			continue
 		}
 		if e.Unit == "GB/s" && len(e.Trials) > 0 {
-			f.stream, f.med, f.fastest = e.Bytes, median(e.Trials), math.Inf(-1)
+			f.stream, f.med, f.fastest = e.Bytes, figures.Median(e.Trials), math.Inf(-1)
 			for _, t := range e.Trials {
 				f.fastest = math.Max(f.fastest, t)
 			}
@@ -69,7 +70,7 @@ func bwOf(r *bench.Result, variant string) (bwFacts, bool) {
 		break
 	}
 	f.ws, f.llc = *r.Sweep.Bytes, llcOf(r)
-	f.perPass = median(series(r, variant, "interleaved"))
+	f.perPass = figures.Median(figures.Series(r, variant, "interleaved"))
 	f.bw = float64(f.ws) / f.perPass
 	if !(f.med > 0) || f.llc <= 0 || f.ws <= f.llc || f.stream <= f.llc || !(f.perPass > 0) {
 		return f, false

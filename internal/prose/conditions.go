@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -64,7 +65,7 @@ func condClock(r *bench.Result, s bench.Sentence) error {
 	if m == nil {
 		return fail("a clock line the oracle cannot read: %q", s.Text)
 	}
-	if want := bench.FormatNS(clockStep(c)); m[1] != want {
+	if want := bench.FormatNS(figures.ClockStep(c)); m[1] != want {
 		return fail("says the smallest step is %s, the grid of the clock's spaced deltas (%s) is %s", m[1], c.Spaced, want)
 	}
 	if want := bench.FormatNS(c.ReadCostNS); m[2] != want {
@@ -103,7 +104,7 @@ func condFingerprint(r *bench.Result, s bench.Sentence) error {
 		}
 		num, _, _ := strings.Cut(rest, " ")
 		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || !near(v, e.Value, 0.05) && math.Abs(v-e.Value) > 0.05 {
+		if err != nil || !figures.Near(v, e.Value, 0.05) && math.Abs(v-e.Value) > 0.05 {
 			return fail("fingerprint: says %s %s, measured %g %s", e.Name, num, e.Value, e.Unit)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -106,7 +107,7 @@ func controlVerdict(r *bench.Result, s bench.Sentence) error {
 	if v == nil {
 		return fail("%s: no verdict under the control", s.Variant)
 	}
-	band := resolve(r) / 2
+	band := figures.Resolve(r) / 2
 	faster := v.CIHigh > 0 && v.CIHigh <= 1-band
 	slower := v.CILow >= 1+band
 	within := v.CILow > 1-band && v.CIHigh < 1+band

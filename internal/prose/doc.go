@@ -3,7 +3,7 @@
 // result's own numbers, whether the sentence is true. The predicates are
 // written apart from the generators: they recompute medians, ratios,
 // spreads, pair shares, tests and page-fault counts from the raw samples
-// (with gonum and stdlib/stats), and never call the functions that render
+// (package figures, with gonum), and never call the functions that render
 // the sentences. docs/prose.md lists each claim with its predicate.
 //
 // Intervals and p-values of the rank and sign tests are read from the

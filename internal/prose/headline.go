@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -58,12 +59,12 @@ func ratioText(x float64) string { return bench.FormatRatio(x) }
 // the inverse ratio, the interval inverted and swapped.
 func turned(word string, ratio, lo, hi float64) (string, string) {
 	if word == bench.VerdictFaster {
-		if !bounded(lo, hi) {
+		if !figures.Bounded(lo, hi) {
 			return ratioText(1 / ratio), "none"
 		}
 		return ratioText(1 / ratio), "[" + ratioText(1/hi) + ", " + ratioText(1/lo) + "]"
 	}
-	if !bounded(lo, hi) {
+	if !figures.Bounded(lo, hi) {
 		return ratioText(ratio), "none"
 	}
 	return ratioText(ratio), "[" + ratioText(lo) + ", " + ratioText(hi) + "]"
@@ -104,7 +105,7 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 	if v == nil {
 		return fail("%s: no verdict in a baseline", s.Variant)
 	}
-	band := resolve(r) / 2
+	band := figures.Resolve(r) / 2
 	want := bandWord(v.CILow, v.CIHigh, band)
 	than := against(r)
 	if m := sameRun.FindStringSubmatch(s.Text); m == nil || m[1] != strconv.Itoa(r.Baseline.Blocks) {
@@ -200,11 +201,11 @@ func liveness(v *bench.Variant) string {
 // passText is a variant's median pass as the headline writes it,
 // recomputed from its interleaved samples.
 func passText(r *bench.Result, variant string) string {
-	x := series(r, variant, "interleaved")
+	x := figures.Series(r, variant, "interleaved")
 	if len(x) == 0 {
 		return ""
 	}
-	return bench.FormatNS(median(x)) + " a pass"
+	return bench.FormatNS(figures.Median(x)) + " a pass"
 }
 
 // headlineNotLive: dead or hollow in a build of a before/after; the state
@@ -248,7 +249,7 @@ func headlineNotLive(r *bench.Result, s bench.Sentence) error {
 func reference(r *bench.Result) string {
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		if live(v) && v.Series.Interleaved != nil {
+		if figures.Live(v) && v.Series.Interleaved != nil {
 			return v.Name
 		}
 	}
@@ -274,7 +275,7 @@ func howText(r *bench.Result) string {
 // comparison to it, is said alone.
 func headlineTime(r *bench.Result, s bench.Sentence) error {
 	v := r.Variant(s.Variant)
-	if v == nil || !live(v) {
+	if v == nil || !figures.Live(v) {
 		return fail("%s: a time per pass of a variant that is not live", s.Variant)
 	}
 	p := passText(r, s.Variant)
@@ -292,7 +293,7 @@ func headlineTime(r *bench.Result, s bench.Sentence) error {
 		}
 	}
 	if e := r.Protocol.Elements; e != nil && *e > 0 && s.Variant == reference(r) {
-		per := bench.FormatNS(median(series(r, s.Variant, "interleaved"))/float64(*e)) + " an element"
+		per := bench.FormatNS(figures.Median(figures.Series(r, s.Variant, "interleaved"))/float64(*e)) + " an element"
 		if !strings.Contains(s.Text, per) {
 			return fail("%s: the time per element is not %s", s.Variant, per)
 		}
@@ -322,7 +323,7 @@ func headlineAlone(r *bench.Result, s bench.Sentence) error {
 	if inv {
 		shift, lo, hi = 1/shift, 1/c.CIHigh, 1/c.CILow
 	}
-	band := resolve(r) / 2
+	band := figures.Resolve(r) / 2
 	want := bandWord(lo, hi, band)
 	if p := passText(r, s.Variant); !strings.Contains(s.Text, "("+p+", "+howText(r)) {
 		return fail("%s: the pass said is not the median of its samples, %s, over %s", s.Variant, p, howText(r))
@@ -349,7 +350,7 @@ func headlineAlone(r *bench.Result, s bench.Sentence) error {
 		if want != bench.VerdictUndefined || m[3] != ref {
 			return fail("%s: says undefined against %s, the interval [%g, %g] against ±%g gives %s against %s", s.Variant, m[3], lo, hi, band, want, ref)
 		}
-		if bounded(lo, hi) && strings.Contains(s.Text, "excludes 1") == (lo <= 1 && hi >= 1) {
+		if figures.Bounded(lo, hi) && strings.Contains(s.Text, "excludes 1") == (lo <= 1 && hi >= 1) {
 			return fail("%s: whether the interval [%g, %g] excludes 1 is misstated", s.Variant, lo, hi)
 		}
 		return nil

@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -129,14 +127,14 @@ func prediction(r *bench.Result, _ bench.Sentence) error {
 	if p == nil {
 		return fail("the result has no prediction")
 	}
-	obs := median(series(r, p.A, "interleaved")) / median(series(r, p.B, "interleaved"))
+	obs := figures.Median(figures.Series(r, p.A, "interleaved")) / figures.Median(figures.Series(r, p.B, "interleaved"))
 	if p.Held == nil {
 		if !math.IsNaN(obs) && !math.IsInf(obs, 0) {
 			return fail("said it could not be judged, but %s/%s = %g", p.A, p.B, obs)
 		}
 		return nil
 	}
-	if !near(obs, *p.Observed, 1e-6) {
+	if !figures.Near(obs, *p.Observed, 1e-6) {
 		return fail("observed %g, recomputed %g", *p.Observed, obs)
 	}
 	var held bool
@@ -218,7 +216,7 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 		if e.Verdict == bench.VerdictUndefined {
 			return nil // undefined claims no direction
 		}
-		if !bounded(e.CILow, e.CIHigh) {
+		if !figures.Bounded(e.CILow, e.CIHigh) {
 			return fail("verdict %q without an interval", e.Verdict)
 		}
 		band := r.Protocol.Resolve / 2
@@ -277,7 +275,7 @@ func sidesNamed(r *bench.Result, s bench.Sentence) error {
 // "the two reads around an empty region are all it times" says.
 func dead(r *bench.Result, s bench.Sentence) error {
 	v := r.Variant(s.Variant)
-	if v == nil || live(v) {
+	if v == nil || figures.Live(v) {
 		return fail("%s is live", s.Variant)
 	}
 	c := r.Conditions.Clock
@@ -285,8 +283,8 @@ func dead(r *bench.Result, s bench.Sentence) error {
 		return err
 	}
 	if v.Dead && c.ReadCostNS > 0 && strings.Contains(s.Text, "are all it times") {
-		m := median(series(r, v.Name, "interleaved"))
-		if limit := clockReads*c.ReadCostNS + clockStep(c); m > limit {
+		m := figures.Median(figures.Series(r, v.Name, "interleaved"))
+		if limit := clockReads*c.ReadCostNS + figures.ClockStep(c); m > limit {
 			return fail("says the clock reads are all it times, but its median %g ns exceeds %g (two reads of %g ns and a step)", m, limit, c.ReadCostNS)
 		}
 	}
@@ -297,8 +295,8 @@ func comparisonOf(r *bench.Result, s bench.Sentence) (*bench.Comparison, float64
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		if c.A+"/"+c.B+"/"+c.Series == s.Key {
-			ratio := median(series(r, c.A, c.Series)) / median(series(r, c.B, c.Series))
-			if !near(ratio, c.Ratio, 1e-6) {
+			ratio := figures.Median(figures.Series(r, c.A, c.Series)) / figures.Median(figures.Series(r, c.B, c.Series))
+			if !figures.Near(ratio, c.Ratio, 1e-6) {
 				return nil, 0, fail("%s: ratio %g, recomputed %g", s.Key, c.Ratio, ratio)
 			}
 			return c, ratio, nil
@@ -317,18 +315,10 @@ func resolved(r *bench.Result, s bench.Sentence) error {
 	if !(c.PAdjusted < alpha || (c.Method == "" && c.PValue < alpha)) {
 		return fail("%s: says differ, adjusted p %g", s.Key, c.PAdjusted)
 	}
-	if bounded(c.CILow, c.CIHigh) && c.CILow <= 1 && c.CIHigh >= 1 {
+	if figures.Bounded(c.CILow, c.CIHigh) && c.CILow <= 1 && c.CIHigh >= 1 {
 		return fail("%s: says differ, interval [%g, %g] holds 1", s.Key, c.CILow, c.CIHigh)
 	}
 	return nil
-}
-
-// resolve is the run's resolve= (2% in results before it was recorded).
-func resolve(r *bench.Result) float64 {
-	if r.Protocol.Resolve > 0 {
-		return r.Protocol.Resolve
-	}
-	return 0.02
 }
 
 // differ: a resolved difference whose whole interval lies beyond resolve/2
@@ -338,7 +328,7 @@ func differ(r *bench.Result, s bench.Sentence) error {
 		return err
 	}
 	c, _, _ := comparisonOf(r, s)
-	if band := resolve(r) / 2; !(c.CILow >= 1+band || (c.CIHigh > 0 && c.CIHigh <= 1-band)) {
+	if band := figures.Resolve(r) / 2; !(c.CILow >= 1+band || (c.CIHigh > 0 && c.CIHigh <= 1-band)) {
 		return fail("%s: says differ, its interval [%g, %g] reaches within ±%g of 1", s.Key, c.CILow, c.CIHigh, band)
 	}
 	return nil
@@ -350,7 +340,7 @@ func withinResolve(r *bench.Result, s bench.Sentence) error {
 		return err
 	}
 	c, _, _ := comparisonOf(r, s)
-	if band := resolve(r) / 2; !(c.CILow > 1-band && c.CIHigh < 1+band) {
+	if band := figures.Resolve(r) / 2; !(c.CILow > 1-band && c.CIHigh < 1+band) {
 		return fail("%s: says smaller than resolve, its interval [%g, %g] reaches past ±%g", s.Key, c.CILow, c.CIHigh, band)
 	}
 	return nil
@@ -363,7 +353,7 @@ func sizeUnknown(r *bench.Result, s bench.Sentence) error {
 	}
 	if differ(r, s) == nil || withinResolve(r, s) == nil {
 		c, _, _ := comparisonOf(r, s)
-		return fail("%s: says its size against resolve is unknown, its interval [%g, %g] does not cross ±%g", s.Key, c.CILow, c.CIHigh, resolve(r)/2)
+		return fail("%s: says its size against resolve is unknown, its interval [%g, %g] does not cross ±%g", s.Key, c.CILow, c.CIHigh, figures.Resolve(r)/2)
 	}
 	return nil
 }
@@ -376,7 +366,7 @@ func differBeyondAA(r *bench.Result, s bench.Sentence) error {
 	if c.Series != "interleaved" {
 		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
 	}
-	if reach := aaReach(r); math.Abs(ratio-1) <= reach {
+	if reach := figures.AAReach(r); math.Abs(ratio-1) <= reach {
 		return fail("%s: says beyond the A/A floor, but |%g-1| <= %g", s.Key, ratio, reach)
 	}
 	return nil
@@ -392,7 +382,7 @@ func differAsAA(r *bench.Result, s bench.Sentence) error {
 	if c.Series != "interleaved" {
 		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
 	}
-	if aa := aaRatio(r); math.Abs(ratio-1) > math.Abs(aa-1) {
+	if aa := figures.AARatio(r); math.Abs(ratio-1) > math.Abs(aa-1) {
 		return fail("%s: says identical code read as far apart, but the A/A control read %g against %g", s.Key, aa, ratio)
 	}
 	return nil
@@ -407,7 +397,7 @@ func differWithinAA(r *bench.Result, s bench.Sentence) error {
 	if c.Series != "interleaved" {
 		return fail("%s: weighed against the A/A control, which is of the interleaved series only", s.Key)
 	}
-	if reach := aaReach(r); math.Abs(ratio-1) > reach {
+	if reach := figures.AAReach(r); math.Abs(ratio-1) > reach {
 		return fail("%s: says within the A/A floor, but |%g-1| > %g", s.Key, ratio, reach)
 	}
 	return nil
@@ -443,15 +433,15 @@ func noDifference(r *bench.Result, s bench.Sentence) error {
 func autocorr(r *bench.Result, s bench.Sentence) error {
 	var lr []float64
 	if strings.HasPrefix(s.Key, "the A/A control of ") {
-		lr = logRatios(series(r, r.AA.Variant, "interleaved"), r.AA.SamplesNS)
+		lr = figures.LogRatios(figures.Series(r, r.AA.Variant, "interleaved"), r.AA.SamplesNS)
 	} else if a, b, ok := strings.Cut(s.Key, "/"); ok {
-		lr = logRatios(series(r, a, "interleaved"), series(r, b, "interleaved"))
+		lr = figures.LogRatios(figures.Series(r, a, "interleaved"), figures.Series(r, b, "interleaved"))
 	}
 	if len(lr) < 4 {
 		return fail("%s: too few rounds to test", s.Key)
 	}
-	if p := lagOneP(lr, permutations); p >= alpha {
-		return fail("%s: says the rounds are not independent, a permutation test of lag-1 autocorrelation %.2f gives p = %.2g", s.Key, lagOne(lr), p)
+	if p := figures.LagOneP(lr, permutations); p >= alpha {
+		return fail("%s: says the rounds are not independent, a permutation test of lag-1 autocorrelation %.2f gives p = %.2g", s.Key, figures.LagOne(lr), p)
 	}
 	return nil
 }
@@ -470,7 +460,7 @@ func readCost(r *bench.Result) error {
 		if v.Batch > 1 {
 			continue
 		}
-		if m := median(series(r, v.Name, "interleaved")); m > 0 && c.ReadCostNS > clockReads*m+clockStep(c) {
+		if m := figures.Median(figures.Series(r, v.Name, "interleaved")); m > 0 && c.ReadCostNS > clockReads*m+figures.ClockStep(c) {
 			return fail("the read cost %g ns is more than twice %s's median pass %g ns: not one typical read", c.ReadCostNS, v.Name, m)
 		}
 	}
@@ -485,16 +475,16 @@ func implausible(r *bench.Result, s bench.Sentence) error {
 	if v == nil || v.Batch > 1 {
 		return fail("%s is batched", s.Variant)
 	}
-	x := series(r, v.Name, "interleaved")
+	x := figures.Series(r, v.Name, "interleaved")
 	c := r.Conditions.Clock
-	step := clockStep(c)
-	below := step > 0 && minOf(x) < step
-	reads := c.ReadCostNS > 0 && median(x) <= clockReads*c.ReadCostNS
+	step := figures.ClockStep(c)
+	below := step > 0 && figures.MinOf(x) < step
+	reads := c.ReadCostNS > 0 && figures.Median(x) <= clockReads*c.ReadCostNS
 	if strings.Contains(s.Text, "below the clock's smallest step") && !below {
-		return fail("%s: says its fastest pass %g ns is below the clock's step, the grid is %g ns", v.Name, minOf(x), step)
+		return fail("%s: says its fastest pass %g ns is below the clock's step, the grid is %g ns", v.Name, figures.MinOf(x), step)
 	}
 	if strings.Contains(s.Text, "it times the clock") && !reads {
-		return fail("%s: says it times the clock, median %g ns against reads of %g ns", v.Name, median(x), c.ReadCostNS)
+		return fail("%s: says it times the clock, median %g ns against reads of %g ns", v.Name, figures.Median(x), c.ReadCostNS)
 	}
 	if !below && !reads {
 		return fail("%s: neither below the step nor within two reads", v.Name)
@@ -502,20 +492,11 @@ func implausible(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func cyclesPerElement(r *bench.Result, variant string) float64 {
-	e := r.Protocol.Elements
-	f := mhz(r)
-	if e == nil || *e <= 0 || f <= 0 {
-		return math.NaN()
-	}
-	return median(series(r, variant, "interleaved")) / float64(*e) * f / 1000
-}
-
 func perElement(r *bench.Result, s bench.Sentence) error {
 	if r.Protocol.Elements == nil {
 		return fail("no elements=")
 	}
-	if c := cyclesPerElement(r, s.Variant); c < 1 {
+	if c := figures.CyclesPerElement(r, s.Variant); c < 1 {
 		return fail("%s: %g cycles per element, under one, without saying so", s.Variant, c)
 	}
 	return nil
@@ -523,7 +504,7 @@ func perElement(r *bench.Result, s bench.Sentence) error {
 
 // parallel: under one cycle per element.
 func parallel(r *bench.Result, s bench.Sentence) error {
-	if c := cyclesPerElement(r, s.Variant); !(c < 1) {
+	if c := figures.CyclesPerElement(r, s.Variant); !(c < 1) {
 		return fail("%s: says under one cycle per element, recomputed %g", s.Variant, c)
 	}
 	return nil
@@ -562,28 +543,9 @@ func counts(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-// coldFaults is the median of a variant's cold passes' minor faults and of
-// its setups'.
-func coldFaults(r *bench.Result, variant string) (cold, setup float64, c *bench.Cold) {
-	v := r.Variant(variant)
-	if v == nil || v.Series.Cold == nil {
-		return math.NaN(), math.NaN(), nil
-	}
-	c = v.Series.Cold
-	f := make([]float64, len(c.MinFlt))
-	for i, x := range c.MinFlt {
-		f[i] = float64(x)
-	}
-	sf := make([]float64, len(c.SetupMinFlt))
-	for i, x := range c.SetupMinFlt {
-		sf[i] = float64(x)
-	}
-	return median(f), median(sf), c
-}
-
 func firstTouch(r *bench.Result, s bench.Sentence) error {
 	v := r.Variant(s.Variant)
-	if !live(v) || v.Series.Cold == nil || len(v.Series.Cold.SamplesNS) == 0 {
+	if !figures.Live(v) || v.Series.Cold == nil || len(v.Series.Cold.SamplesNS) == 0 {
 		return fail("%s has no cold series of a live variant", s.Variant)
 	}
 	return nil
@@ -593,7 +555,7 @@ func firstTouch(r *bench.Result, s bench.Sentence) error {
 // faults, and setup faulted again about as often: the reads were served
 // from the zero page and setup's writes allocated.
 func zeroPage(r *bench.Result, s bench.Sentence) error {
-	cold, setup, c := coldFaults(r, s.Variant)
+	cold, setup, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || cold < faultFloor || !(setup >= cold/2) {
 		return fail("%s: says zero-page reads, but cold faults %g, setup faults %g (after %q)", s.Variant, cold, setup, c.After)
 	}
@@ -601,7 +563,7 @@ func zeroPage(r *bench.Result, s bench.Sentence) error {
 }
 
 func readsAllocate(r *bench.Result, s bench.Sentence) error {
-	cold, setup, c := coldFaults(r, s.Variant)
+	cold, setup, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || cold < faultFloor || !(setup < cold/2) {
 		return fail("%s: says the reads allocated, but cold faults %g, setup faults %g", s.Variant, cold, setup)
 	}
@@ -609,7 +571,7 @@ func readsAllocate(r *bench.Result, s bench.Sentence) error {
 }
 
 func mappedBefore(r *bench.Result, s bench.Sentence) error {
-	cold, _, c := coldFaults(r, s.Variant)
+	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || !(cold < faultFloor) {
 		return fail("%s: says the memory was mapped, but the cold pass took %g faults", s.Variant, cold)
 	}
@@ -617,7 +579,7 @@ func mappedBefore(r *bench.Result, s bench.Sentence) error {
 }
 
 func setupAllocated(r *bench.Result, s bench.Sentence) error {
-	cold, _, c := coldFaults(r, s.Variant)
+	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After != "setup" || !(cold < faultFloor) {
 		return fail("%s: says setup allocated the pages, but the cold pass after it took %g faults", s.Variant, cold)
 	}
@@ -625,7 +587,7 @@ func setupAllocated(r *bench.Result, s bench.Sentence) error {
 }
 
 func setupPartial(r *bench.Result, s bench.Sentence) error {
-	cold, _, c := coldFaults(r, s.Variant)
+	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After != "setup" || cold < faultFloor {
 		return fail("%s: says the cold pass after setup still faulted, it took %g", s.Variant, cold)
 	}
@@ -638,13 +600,13 @@ func pairs(r *bench.Result, s bench.Sentence) error {
 	if v == nil || v.Batch > 1 {
 		return fail("%s: pair shares of batch means are not single passes", s.Variant)
 	}
-	x := series(r, s.Variant, s.Key)
+	x := figures.Series(r, s.Variant, s.Key)
 	sum := v.Get(s.Key).Summary
 	for _, q := range []struct {
 		pct    float64
 		stored float64
 	}{{2, sum.PairsOver2Pct}, {5, sum.PairsOver5Pct}, {10, sum.PairsOver10Pct}} {
-		if got := pairShare(x, q.pct); math.Abs(got-q.stored) > 1e-9 {
+		if got := figures.PairShare(x, q.pct); math.Abs(got-q.stored) > 1e-9 {
 			return fail("%s %s: pairs over %g%%: %g, recomputed %g", s.Variant, s.Key, q.pct, q.stored, got)
 		}
 	}
@@ -657,15 +619,15 @@ func pairs(r *bench.Result, s bench.Sentence) error {
 // by the run is closer to 1 than the control's own ratio.
 func aaFloor(r *bench.Result, s bench.Sentence) error {
 	aa := r.AA
-	if !bounded(aa.CILow, aa.CIHigh) {
+	if !figures.Bounded(aa.CILow, aa.CIHigh) {
 		return fail("the A/A control has no interval")
 	}
 	if aa.CIHigh > aaWidest*aa.CILow {
 		return fail("a floor from the A/A interval [%g, %g], wider than %gx, bounds nothing", aa.CILow, aa.CIHigh, aaWidest)
 	}
-	reach := aaReach(r)
-	ratio := aaRatio(r)
-	if !near(ratio, aa.Ratio, 1e-6) {
+	reach := figures.AAReach(r)
+	ratio := figures.AARatio(r)
+	if !figures.Near(ratio, aa.Ratio, 1e-6) {
 		return fail("A/A ratio %g, recomputed %g", aa.Ratio, ratio)
 	}
 	if strings.Contains(s.Text, "cannot be told from no difference") {
@@ -689,7 +651,7 @@ func pctText(f float64) string { return bench.FormatPct(f) }
 
 // aaNoFloor: the A/A control has no interval, or one wider than 4x.
 func aaNoFloor(r *bench.Result, _ bench.Sentence) error {
-	if r.AA.Variant == "" || (bounded(r.AA.CILow, r.AA.CIHigh) && r.AA.CIHigh <= aaWidest*r.AA.CILow) {
+	if r.AA.Variant == "" || (figures.Bounded(r.AA.CILow, r.AA.CIHigh) && r.AA.CIHigh <= aaWidest*r.AA.CILow) {
 		return fail("says no floor, the A/A control's interval [%g, %g] is bounded and narrower than %gx", r.AA.CILow, r.AA.CIHigh, aaWidest)
 	}
 	return nil
@@ -704,51 +666,22 @@ func placement(r *bench.Result, _ bench.Sentence) error {
 	return fail("no fresh series records a layout")
 }
 
-// layoutP is the one-way analysis of the log fresh times by layout,
-// recomputed (F against gonum's F distribution).
-func layoutP(r *bench.Result, variant string) float64 {
-	s := r.Variant(variant).Series.Fresh
-	groups := map[int][]float64{}
-	var all []float64
-	for i, x := range s.SamplesNS {
-		if x > 0 && i < len(s.Layout.IDs) {
-			groups[s.Layout.IDs[i]] = append(groups[s.Layout.IDs[i]], math.Log(x))
-			all = append(all, math.Log(x))
-		}
-	}
-	grand := stat.Mean(all, nil)
-	var between, within float64
-	for _, g := range groups {
-		m := stat.Mean(g, nil)
-		between += float64(len(g)) * (m - grand) * (m - grand)
-		for _, x := range g {
-			within += (x - m) * (x - m)
-		}
-	}
-	k, n := float64(len(groups)), float64(len(all))
-	if k < 2 || n <= k || within == 0 {
-		return math.NaN()
-	}
-	f := (between / (k - 1)) / (within / (n - k))
-	return 1 - distuv.F{D1: k - 1, D2: n - k}.CDF(f)
-}
-
 func layoutChance(r *bench.Result, s bench.Sentence) error {
-	if p := layoutP(r, s.Variant); !(p >= alpha) {
+	if p := figures.LayoutP(r, s.Variant); !(p >= alpha) {
 		return fail("%s: says no more than chance, the recomputed p is %g", s.Variant, p)
 	}
 	return nil
 }
 
 func layoutMore(r *bench.Result, s bench.Sentence) error {
-	if p := layoutP(r, s.Variant); !(p < alpha) {
+	if p := figures.LayoutP(r, s.Variant); !(p < alpha) {
 		return fail("%s: says more than chance, the recomputed p is %g", s.Variant, p)
 	}
 	return nil
 }
 
 func layoutUnsplit(r *bench.Result, s bench.Sentence) error {
-	if p := layoutP(r, s.Variant); !math.IsNaN(p) {
+	if p := figures.LayoutP(r, s.Variant); !math.IsNaN(p) {
 		return fail("%s: says it cannot be split by layout, p = %g", s.Variant, p)
 	}
 	return nil
@@ -762,56 +695,20 @@ func gaps(r *bench.Result, _ bench.Sentence) error {
 	return nil
 }
 
-// clockMove recomputes the rule of docs/protocol.md on the processes'
-// clock estimates: the spread of the estimates (10th to 90th percentile,
-// min to max below 10) or the largest change within one process, over the
-// median, beyond the larger of 3% and twice the estimates' repeatability.
+// clockMove is the rule of docs/protocol.md on the processes' clock
+// estimates (figures.ClockSpread): the spread of the estimates or the
+// largest change within one process, over the median, beyond the larger of
+// 3% and twice the estimates' repeatability.
 func clockMove(r *bench.Result) (moved bool, ok bool) {
-	var procs []bench.FreqProcess
-	for i := range r.Variants {
-		if s := r.Variants[i].Series.Interleaved; s != nil && len(s.FreqProcesses) > 0 {
-			procs = append(procs, s.FreqProcesses...)
-			break
-		}
-	}
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if s := v.Series.InProcess; s != nil && len(s.FreqProcesses) > 0 {
-			procs = append(procs, s.FreqProcesses[0])
-		}
-		if s := v.Series.Fresh; s != nil {
-			procs = append(procs, s.FreqProcesses...)
-		}
-	}
-	var ests, reps []float64
-	within := 0.0
-	for _, p := range procs {
-		for _, e := range []*bench.FreqEstimate{p.Before, p.After} {
-			if e != nil {
-				ests = append(ests, e.MHz)
-				if e.NS > 0 {
-					reps = append(reps, float64(e.MedianNS-e.NS)/float64(e.NS)*100)
-				}
-			}
-		}
-		if p.Before != nil && p.After != nil {
-			within = math.Max(within, math.Abs(p.After.MHz-p.Before.MHz)/((p.Before.MHz+p.After.MHz)/2)*100)
-		}
-	}
-	if len(ests) == 0 {
+	spread, within, repeat, ok := figures.ClockSpread(r)
+	if !ok {
 		return false, false
 	}
-	sorted := append([]float64(nil), ests...)
-	slicesSort(sorted)
-	lo, hi := sorted[0], sorted[len(sorted)-1]
-	if n := len(sorted); n >= 10 {
-		lo, hi = sorted[int(math.Round(0.1*float64(n-1)))], sorted[int(math.Round(0.9*float64(n-1)))]
-	}
 	limit := freqLimitPct
-	if len(reps) > 0 {
-		limit = math.Max(limit, freqNoise*median(reps))
+	if !math.IsNaN(repeat) {
+		limit = math.Max(limit, freqNoise*repeat)
 	}
-	return (hi-lo)/median(ests)*100 > limit || within > limit, true
+	return spread > limit || within > limit, true
 }
 
 func clockMoved(r *bench.Result, _ bench.Sentence) error {
@@ -849,7 +746,7 @@ func clockVariant(r *bench.Result, s bench.Sentence) error {
 		if f == nil || len(f.FreqMHz) != len(f.SamplesNS) {
 			return fail("%s: no clock per fresh pass", s.Variant)
 		}
-		rho, p := spearman(f.FreqMHz, f.SamplesNS)
+		rho, p := figures.Spearman(f.FreqMHz, f.SamplesNS)
 		got := "none"
 		switch {
 		case p < alpha && rho < 0:
@@ -868,7 +765,7 @@ func clockVariant(r *bench.Result, s bench.Sentence) error {
 // series cannot compare variants is false beside a comparison in it that
 // resolves a difference.
 func noisy(r *bench.Result, s bench.Sentence) error {
-	if cv := cvPct(series(r, s.Variant, s.Key)); !(cv > spreadLimit) {
+	if cv := figures.CVPct(figures.Series(r, s.Variant, s.Key)); !(cv > spreadLimit) {
 		return fail("%s %s: says noisy, cv %.3g%%", s.Variant, s.Key, cv)
 	}
 	if strings.Contains(s.Text, "too noisy to compare variants") {
@@ -881,25 +778,8 @@ func noisy(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-// liveCVs are the cv of every series of every live variant, recomputed.
-func liveCVs(r *bench.Result) []float64 {
-	var out []float64
-	for i := range r.Variants {
-		v := &r.Variants[i]
-		if !live(v) {
-			continue
-		}
-		for _, n := range []string{"interleaved", "in_process", "fresh"} {
-			if x := series(r, v.Name, n); len(x) > 0 {
-				out = append(out, cvPct(x))
-			}
-		}
-	}
-	return out
-}
-
 func quiet(r *bench.Result, _ bench.Sentence) error {
-	for _, cv := range liveCVs(r) {
+	for _, cv := range figures.LiveCVs(r) {
 		if cv > spreadLimit {
 			return fail("says every series agrees, one has cv %.3g%%", cv)
 		}
@@ -929,7 +809,7 @@ func batchSingle(r *bench.Result, s bench.Sentence) error {
 	if c.Spaced == "" && c.MinStepNS == 0 && strings.Contains(s.Text, "clock reads") {
 		return fail("%s: the read cost of a result before harness 6 is a mean, not one read", s.Variant)
 	}
-	m := median(series(r, v.Name, "interleaved"))
+	m := figures.Median(figures.Series(r, v.Name, "interleaved"))
 	if k := float64(r.Protocol.ReadsPerPass); k > 0 && m >= k*c.ReadCostNS {
 		return fail("%s: says one pass is shorter than %g reads, its median %g ns is %g reads", s.Variant, k, m, m/c.ReadCostNS)
 	}
@@ -996,7 +876,7 @@ func checksumOK(r *bench.Result, s bench.Sentence) error {
 		return fail("%s has no checksum", s.Variant)
 	}
 	c := v.Checksum
-	if want := c.Want * float64(c.Passes); !c.OK || !near(c.Got, want, 1e-6) {
+	if want := c.Want * float64(c.Passes); !c.OK || !figures.Near(c.Got, want, 1e-6) {
 		return fail("%s: says ok, got %g against %g", s.Variant, c.Got, want)
 	}
 	return nil
@@ -1008,7 +888,7 @@ func checksumMismatch(r *bench.Result, s bench.Sentence) error {
 		return fail("%s has no checksum", s.Variant)
 	}
 	c := v.Checksum
-	if c.OK || near(c.Got, c.Want*float64(c.Passes), 1e-12) {
+	if c.OK || figures.Near(c.Got, c.Want*float64(c.Passes), 1e-12) {
 		return fail("%s: says mismatch, got %g against %g", s.Variant, c.Got, c.Want*float64(c.Passes))
 	}
 	return nil
@@ -1022,19 +902,9 @@ func latencyOf(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
 	return v.Latency, nil
 }
 
-func opsCount(r *bench.Result) int {
-	n := 0
-	for i := range r.Variants {
-		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
-			n++
-		}
-	}
-	return n
-}
-
 func latencyShared(r *bench.Result, _ bench.Sentence) error {
-	if opsCount(r) < 2 {
-		return fail("says several BENCH_OPS variants were timed alike, %d were timed", opsCount(r))
+	if figures.OpsCount(r) < 2 {
+		return fail("says several BENCH_OPS variants were timed alike, %d were timed", figures.OpsCount(r))
 	}
 	return nil
 }
@@ -1205,8 +1075,8 @@ var acrossWorstRE = regexp.MustCompile(`^side by side, the worst operation of th
 // neither is put down to a preemption; when it does not divide, the
 // reason it gives is one that holds.
 func latencyAcross(r *bench.Result, s bench.Sentence) error {
-	if opsCount(r) < 2 {
-		return fail("sets BENCH_OPS variants side by side, %d were timed", opsCount(r))
+	if figures.OpsCount(r) < 2 {
+		return fail("sets BENCH_OPS variants side by side, %d were timed", figures.OpsCount(r))
 	}
 	m := acrossWorstRE.FindStringSubmatch(s.Text)
 	if m == nil {

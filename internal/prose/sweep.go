@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
@@ -182,7 +183,7 @@ func quantile(x []float64, p float64) float64 {
 // rises: b's median over a's is at least stepRatio and a's upper quartile
 // lies below b's lower.
 func rises(a, b []float64) bool {
-	ma, mb := median(a), median(b)
+	ma, mb := figures.Median(a), figures.Median(b)
 	return ma > 0 && mb/ma >= stepRatio && quantile(a, 0.75) < quantile(b, 0.25)
 }
 
@@ -192,7 +193,7 @@ func confirmed(a, b point) bool {
 	if len(a.fresh) == 0 || len(b.fresh) == 0 {
 		return true
 	}
-	ma, mb := median(a.fresh), median(b.fresh)
+	ma, mb := figures.Median(a.fresh), figures.Median(b.fresh)
 	return ma > 0 && mb/ma >= checkRatio
 }
 
@@ -214,10 +215,10 @@ func sweepStep(rs []*bench.Result, s bench.Sentence) error {
 	}
 	if !rises(a.perEl, b.perEl) {
 		return fail("%s: a step from point %s, yet its interleaved medians %.4g -> %.4g ns per element do not rise %gx beyond their spread",
-			s.Variant, s.Key, median(a.perEl), median(b.perEl), stepRatio)
+			s.Variant, s.Key, figures.Median(a.perEl), figures.Median(b.perEl), stepRatio)
 	}
 	if !confirmed(a, b) {
-		return fail("%s: a step from point %s, yet the fresh processes rise only %.3gx", s.Variant, s.Key, median(b.fresh)/median(a.fresh))
+		return fail("%s: a step from point %s, yet the fresh processes rise only %.3gx", s.Variant, s.Key, figures.Median(b.fresh)/figures.Median(a.fresh))
 	}
 	return levelsNamed(rs, a, b, s)
 }
@@ -266,7 +267,7 @@ func sweepUnchecked(rs []*bench.Result, s bench.Sentence) error {
 	}
 	if !rises(a.perEl, b.perEl) || len(a.fresh) == 0 || len(b.fresh) == 0 || confirmed(a, b) {
 		return fail("%s: says the interleaved rounds rise from point %s and the fresh ones do not: interleaved %.4g -> %.4g, fresh %d and %d samples",
-			s.Variant, s.Key, median(a.perEl), median(b.perEl), len(a.fresh), len(b.fresh))
+			s.Variant, s.Key, figures.Median(a.perEl), figures.Median(b.perEl), len(a.fresh), len(b.fresh))
 	}
 	return nil
 }
@@ -278,7 +279,7 @@ func sweepFallData(rs []*bench.Result, s bench.Sentence) error {
 	if err != nil {
 		return err
 	}
-	ma, mb := median(a.perEl), median(b.perEl)
+	ma, mb := figures.Median(a.perEl), figures.Median(b.perEl)
 	if !(mb > 0 && ma/mb >= stepRatio && quantile(a.perEl, 0.25) > quantile(b.perEl, 0.75)) {
 		return fail("%s: says point %s is slower than the larger one after it: medians %.4g and %.4g ns per element", s.Variant, s.Key, ma, mb)
 	}
@@ -308,7 +309,7 @@ func sweepSpan(rs []*bench.Result, s bench.Sentence) error {
 		return fail("no ratio at the end of %q", s.Text)
 	}
 	said, _ := strconv.ParseFloat(m[1], 64)
-	if got := median(b.perEl) / median(a.perEl); !near(said, got, 0.005) {
+	if got := figures.Median(b.perEl) / figures.Median(a.perEl); !figures.Near(said, got, 0.005) {
 		return fail("%s: says %gx from first to last point, the medians give %.4g", s.Variant, said, got)
 	}
 	return nil
@@ -324,16 +325,16 @@ func sweepNoStep(rs []*bench.Result, s bench.Sentence) error {
 		if rises(ps[i].perEl, ps[i+1].perEl) {
 			if confirmed(ps[i], ps[i+1]) {
 				return fail("%s: says no step, points %d and %d rise %.3gx beyond their spread, confirmed", s.Variant, i, i+1,
-					median(ps[i+1].perEl)/median(ps[i].perEl))
+					figures.Median(ps[i+1].perEl)/figures.Median(ps[i].perEl))
 			}
 			unchecked = true
 		}
 	}
 	if strings.Contains(s.Text, "is spread over") {
 		first, last := ps[0], ps[len(ps)-1]
-		if unchecked || median(last.perEl)/median(first.perEl) < stepRatio {
+		if unchecked || figures.Median(last.perEl)/figures.Median(first.perEl) < stepRatio {
 			return fail("%s: says a rise is spread over the points, yet an unconfirmed rise lies between two of them or the whole rise is %.3gx",
-				s.Variant, median(last.perEl)/median(first.perEl))
+				s.Variant, figures.Median(last.perEl)/figures.Median(first.perEl))
 		}
 	}
 	return nil
@@ -383,7 +384,7 @@ func sweepPrediction(rs []*bench.Result, s bench.Sentence) error {
 	lo, hi, v := *p.CILow, *p.CIHigh, p.Value
 	want := "undecided"
 	switch {
-	case !bounded(lo, hi):
+	case !figures.Bounded(lo, hi):
 	case p.Op == "~" && v >= lo && v <= hi && hi > uninformative*lo:
 		want = "uninformative"
 	case p.Op == "~" && v >= lo && v <= hi:
@@ -413,9 +414,9 @@ func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
 		return err
 	}
 	if len(ps) == 1 {
-		want := fmt.Sprintf(": %s per element at ", bench.FormatNS(median(ps[0].perEl)))
+		want := fmt.Sprintf(": %s per element at ", bench.FormatNS(figures.Median(ps[0].perEl)))
 		if !strings.Contains(s.Text, want) {
-			return fail("%s: one point, whose median is %.4g ns per element: %q", s.Variant, median(ps[0].perEl), s.Text)
+			return fail("%s: one point, whose median is %.4g ns per element: %q", s.Variant, figures.Median(ps[0].perEl), s.Text)
 		}
 		return nil
 	}
@@ -425,7 +426,7 @@ func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
 	}
 	said, _ := strconv.ParseFloat(m[1], 64)
 	first, last := ps[0], ps[len(ps)-1]
-	if got := median(last.perEl) / median(first.perEl); !near(said, got, 0.005) {
+	if got := figures.Median(last.perEl) / figures.Median(first.perEl); !figures.Near(said, got, 0.005) {
 		return fail("%s: says %gx from first to last point, the medians give %.4g", s.Variant, said, got)
 	}
 	var want []string

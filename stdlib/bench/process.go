@@ -110,39 +110,53 @@ func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args)
 	return p, nil
 }
 
-// warmupMS is what the warmup of a process is expected to take, in ms:
-// a.Warmup rounds of every slot, each sample a.Batch passes of the variant
-// as the first execution's calibration timed them. It is unknown (false)
-// before that calibration (the first execution itself has no -batch) and
-// for a slot it did not time.
-func (r *runner) warmupMS(a harness.Args) (float64, bool) {
+// warmupMS is what the passes a process runs before its settle and
+// measured rounds are expected to take, in ms, and one round of its slots:
+// its cold pass (one pass of a.Cold) and its a.Warmup rounds of every
+// slot, each sample a.Batch passes of the variant as the first execution's
+// calibration timed them. It is unknown (false) before that calibration
+// (the first execution itself has no -batch) and for a slot it did not
+// time.
+func (r *runner) warmupMS(a harness.Args) (before, round float64, ok bool) {
 	if a.Batch == nil || len(a.Batch) != len(a.Slots) {
-		return 0, false
+		return 0, 0, false
 	}
-	var round float64
 	for i, name := range a.Slots {
 		ns, ok := r.data.passNS[name]
 		if !ok || a.Batch[i] < 1 {
-			return 0, false
+			return 0, 0, false
 		}
 		round += ns * float64(a.Batch[i])
 	}
-	return float64(a.Warmup) * round / 1e6, true
+	before = float64(a.Warmup) * round
+	if a.Cold != "" {
+		ns, ok := r.data.passNS[a.Cold]
+		if !ok {
+			return 0, 0, false
+		}
+		before += ns
+	}
+	return before / 1e6, round / 1e6, true
 }
 
-// settleCountsWarmup counts the warmup toward the settle (protocol.md,
-// step 4): the settle bound is how long a process runs the passes before
-// it measures, and the warmup's rounds run them too, right before the
-// measured rounds. So a process settles only for what its warmup is not
-// expected to last (warmupMS), and not at all when the warmup alone lasts
-// the bound: a kernel whose pass is longer than the bound took one settle
-// round and one warmup round before, now the warmup round only. The
-// adaptive settle's floor shrinks the same way.
+// settleCountsWarmup counts the passes a process runs anyway toward the
+// settle (protocol.md, step 4): the settle bound is how long a process
+// runs the kernel's passes before it measures, and its cold pass and its
+// warmup rounds run them too. So a process settles only for what those
+// are not expected to last (warmupMS), and not at all when what is left
+// is shorter than one round of its slots: the driver settles in whole
+// rounds, so that round would end past the bound (a kernel whose pass is
+// 60 ms took a 60 ms settle round after its warmup, 120 ms where the
+// bound is 100). The adaptive settle's floor shrinks the same way.
 func (r *runner) settleCountsWarmup(a harness.Args, floor float64) (harness.Args, float64) {
-	w, ok := r.warmupMS(a)
-	if !ok || w <= 0 {
+	before, round, ok := r.warmupMS(a)
+	if !ok || before <= 0 {
 		return a, floor
 	}
-	a.SettleMS = math.Round(max(0, a.SettleMS-w)*1000) / 1000
-	return a, max(0, floor-w)
+	left := max(0, a.SettleMS-before)
+	if left < round {
+		left = 0
+	}
+	a.SettleMS = math.Round(left*1000) / 1000
+	return a, max(0, floor-before)
 }

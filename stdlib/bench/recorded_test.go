@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // recording is a before/after measured on this project's machine (a
@@ -97,6 +99,79 @@ func TestRecordedBeforeAfters(t *testing.T) {
 		}
 		if rec.Truth != 1 && all.Verdict != VerdictSlower || rec.Truth == 1 && all.Verdict != VerdictNoDifference && all.Verdict != VerdictUndefined {
 			t.Errorf("%s: all %d blocks read %s", f, blocks, all.Verdict)
+		}
+	}
+}
+
+// TestRecordedFirstLook judges every window of stats.SeqFirst blocks of the
+// recordings, the first look at which a before/after may stop
+// (BlockStop): at that look a run stops only if the verdict is known, so a
+// window that reads slower or faster is a run that ended there. The A/A
+// must never read slower or faster, and the 1.25x change must never read
+// faster, and whenever it reads slower its interval must hold 1.25.
+func TestRecordedFirstLook(t *testing.T) {
+	files, _ := filepath.Glob("testdata/recorded/*.json")
+	if len(files) < 4 {
+		t.Fatalf("recordings: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec recording
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		decided, windows := 0, 0
+		for from := 0; from+stats.SeqFirst <= len(rec.NowFresh); from++ {
+			v := JudgeHeadline(rec.window(from, from+stats.SeqFirst, 0.02))[0]
+			windows++
+			called := v.Verdict == VerdictSlower || v.Verdict == VerdictFaster
+			if called {
+				decided++
+			}
+			switch {
+			case rec.Truth == 1 && called,
+				rec.Truth != 1 && v.Verdict == VerdictFaster,
+				rec.Truth != 1 && v.Verdict == VerdictSlower && !(v.CILow <= rec.Truth && rec.Truth <= v.CIHigh):
+				t.Errorf("%s blocks %d-%d: %s %.4f [%.4f, %.4f] (truth %.2f)", filepath.Base(f), from, from+stats.SeqFirst-1,
+					v.Verdict, v.Ratio, v.CILow, v.CIHigh, rec.Truth)
+			}
+		}
+		t.Logf("%s: %d of %d windows of %d blocks decided", filepath.Base(f), decided, windows, stats.SeqFirst)
+		if rec.Truth != 1 && decided == 0 {
+			t.Errorf("%s: no window of %d blocks reads the 1.25x change: the first look never stops a run", f, stats.SeqFirst)
+		}
+	}
+}
+
+// TestBlockStop holds the stopping rule: pairs= stops at its count and
+// nothing else stops it; otherwise a known verdict stops the run from
+// stats.SeqFirst blocks on, and an unknown one runs to at least MinRuns
+// before the budget may stop it.
+func TestBlockStop(t *testing.T) {
+	yes, no := func() bool { return true }, func() bool { return false }
+	cases := []struct {
+		n, limit    int
+		fixed       bool
+		known, over func() bool
+		want        string
+	}{
+		{stats.SeqFirst - 1, MaxPairs, false, yes, yes, ""},
+		{stats.SeqFirst, MaxPairs, false, yes, yes, StopDecided},
+		{stats.SeqFirst, MaxPairs, false, no, yes, ""},
+		{MinRuns - 1, MaxPairs, false, no, yes, ""},
+		{MinRuns, MaxPairs, false, no, yes, StopBudget},
+		{MinRuns, MaxPairs, false, yes, yes, StopDecided},
+		{MinRuns, MaxPairs, false, no, no, ""},
+		{stats.SeqFirst, 12, true, yes, yes, ""},
+		{12, 12, true, no, no, StopPairs},
+		{MaxPairs, MaxPairs, false, no, no, StopPairs},
+	}
+	for _, c := range cases {
+		if got := BlockStop(c.n, c.limit, c.fixed, c.known, c.over); got != c.want {
+			t.Errorf("BlockStop(n=%d, limit=%d, fixed=%v, known=%v, over=%v) = %q, want %q", c.n, c.limit, c.fixed, c.known(), c.over(), got, c.want)
 		}
 	}
 }

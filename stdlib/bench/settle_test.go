@@ -30,6 +30,8 @@ func TestSettleCountsWarmup(t *testing.T) {
 	args := func(slots []string, batch []int64, warm int) harness.Args {
 		return harness.Args{Slots: slots, Batch: batch, SettleMS: 100, Warmup: warm, Rounds: 1}
 	}
+	r.data.passNS["mid"] = 30e6 // 30 ms
+	cold := func(a harness.Args, v string) harness.Args { a.Cold = v; return a }
 	one, two := []string{"long"}, []string{"long", "long"}
 	cases := []struct {
 		name, bin     string
@@ -38,7 +40,13 @@ func TestSettleCountsWarmup(t *testing.T) {
 	}{
 		{"a 1 ms pass", "/k", args([]string{"short"}, []int64{1}, 1), "99", "9"},
 		{"batched 10 passes of 1 ms, two warmup rounds", "/k", args([]string{"short"}, []int64{10}, 2), "80", "0"},
-		{"a 60 ms pass", "/k", args(one, []int64{1}, 1), "40", "0"},
+		{"a 60 ms pass: the 40 ms left is less than a round", "/k", args(one, []int64{1}, 1), "0", "0"},
+		{"a 30 ms pass: one 30 ms round fits in the 70 ms left", "/k", args([]string{"mid"}, []int64{1}, 1), "70", "0"},
+		{"a 30 ms pass after its cold pass: 40 ms left", "/k", cold(args([]string{"mid"}, []int64{1}, 1), "mid"), "40", "0"},
+		{"a 1 ms pass after its cold pass", "/k", cold(args([]string{"short"}, []int64{1}, 1), "short"), "98", "8"},
+		{"a cold pass of a variant the calibration did not time", "/k", cold(args([]string{"short"}, []int64{1}, 1), "other"), "100", "10"},
+		{"two 30 ms slots after a cold pass: the 10 ms left is less than a round", "/k", cold(args([]string{"mid", "mid"}, []int64{1, 1}, 1), "mid"), "0", "0"},
+		{"a 30 ms and a 1 ms slot after a cold pass: 39 ms left, a round is 31", "/k", cold(args([]string{"mid", "short"}, []int64{1, 1}, 1), "mid"), "39", "0"},
 		{"two slots whose round lasts the bound", "/k", args(two, []int64{1, 1}, 1), "0", "0"},
 		{"no warmup", "/k", args(one, []int64{1}, 0), "100", "10"},
 		{"a slot the calibration did not time", "/k", args([]string{"long", "other"}, []int64{1, 1}, 1), "100", "10"},

@@ -15,7 +15,7 @@
 
 #define LAT_HALF 1024
 #define LAT_BUCKETS (34 * LAT_HALF) /* values up to 2^43 - 1 ticks; larger ones are clamped */
-#define LAT_WINDOW_NS 20000000LL    /* the calibration window of the tick rate */
+#define LAT_WINDOW_NS 5000000LL     /* the calibration window of the tick rate */
 
 bench_ops_state_t bench_ops_;
 

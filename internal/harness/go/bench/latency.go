@@ -88,7 +88,7 @@ func (o *Op) add(t uint64) {
 const (
 	latHalf    = 1024
 	latBuckets = 34 * latHalf
-	latWindow  = 20e6 // ns: the calibration window of the tick rate
+	latWindow  = 5e6 // ns: the calibration window of the tick rate
 )
 
 func latIndex(v uint64) int {
