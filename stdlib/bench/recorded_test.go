@@ -53,6 +53,28 @@ func (r *recording) window(from, to int, resolve float64) HeadlineInput {
 	return in
 }
 
+// recordings reads testdata/recorded/*.json (at least four), by file.
+func recordings(t *testing.T) map[string]recording {
+	t.Helper()
+	files, _ := filepath.Glob("testdata/recorded/*.json")
+	if len(files) < 4 {
+		t.Fatalf("recordings: %v", files)
+	}
+	recs := map[string]recording{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec recording
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		recs[f] = rec
+	}
+	return recs
+}
+
 // TestRecordedBeforeAfters judges real series whose answer is known by
 // construction: the same binary against itself, and a chain of 5n
 // dependent adds against 4n (exactly 1.25x the work), quiet and with a
@@ -64,19 +86,7 @@ func (r *recording) window(from, to int, resolve float64) HeadlineInput {
 // 1.25x change reads slower with an interval holding 1.25 in at least 9
 // windows in ten, and slower over all 40 blocks.
 func TestRecordedBeforeAfters(t *testing.T) {
-	files, _ := filepath.Glob("testdata/recorded/*.json")
-	if len(files) < 4 {
-		t.Fatalf("recordings: %v", files)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rec recording
-		if err := json.Unmarshal(b, &rec); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for f, rec := range recordings(t) {
 		blocks := len(rec.NowFresh)
 		wrong, windows := 0, 0
 		for from := 0; from+MinRuns <= blocks; from++ {
@@ -110,19 +120,7 @@ func TestRecordedBeforeAfters(t *testing.T) {
 // must never read slower or faster, and the 1.25x change must never read
 // faster, and whenever it reads slower its interval must hold 1.25.
 func TestRecordedFirstLook(t *testing.T) {
-	files, _ := filepath.Glob("testdata/recorded/*.json")
-	if len(files) < 4 {
-		t.Fatalf("recordings: %v", files)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rec recording
-		if err := json.Unmarshal(b, &rec); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+	for f, rec := range recordings(t) {
 		decided, windows := 0, 0
 		for from := 0; from+stats.SeqFirst <= len(rec.NowFresh); from++ {
 			v := JudgeHeadline(rec.window(from, from+stats.SeqFirst, 0.02))[0]
