@@ -9,7 +9,6 @@ import (
 	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
-	"github.com/benchbook/benchbook/stdlib/stats"
 
 	"github.com/benchbook/benchbook/internal/measuretest"
 )
@@ -105,7 +104,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 		}
 		t.Logf("try %d: 25%% more work read %q %.3f [%.3f, %.3f]", try+1, h.Verdict, h.Ratio, h.CILow, h.CIHigh)
 	}
-	if after.Baseline.Blocks < stats.SeqFirst || len(after.RoundBlock) != after.Baseline.Blocks*bench.BlockRounds {
+	if after.Baseline.Blocks < bench.MinRuns || len(after.RoundBlock) != after.Baseline.Blocks*bench.BlockRounds {
 		t.Errorf("%d blocks, %d rounds", after.Baseline.Blocks, len(after.RoundBlock))
 	}
 	if len(after.Baseline.NewFirst) != len(after.RoundBlock) {

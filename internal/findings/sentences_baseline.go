@@ -7,7 +7,6 @@ import (
 
 	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/result"
-	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // No sentence says the interleaved rounds are not independent. One did, from
@@ -73,12 +72,12 @@ func blocksHead(r *result.Result, who, over string) string {
 	}
 	return fmt.Sprintf("%s (%s) ran in this run beside this build, in %s: in each, a process of each build took %d interleaved rounds in turn "+
 		"(a random order each round, %s discarded before each), then a fresh process of each build per variant, in a random order; "+
-		"the blocks stopped at %d because %s (they stop once every verdict is known, from %d blocks on, and take at least %d otherwise). Ratios are %s; each verdict is the sign test of the "+
+		"the blocks stopped at %d because %s (at least %d are taken). Ratios are %s; each verdict is the sign test of the "+
 		"blocks' median log-ratios, sequential, so that stopping when the answer is known keeps it at 95%%, with the %d series verdicts "+
 		"adjusted together (Holm) and the headline's one verdict per variant (its interleaved rounds and fresh pair pooled per block) "+
 		"adjusted over the variants",
 		who, BuildChange(bl.Kernel, r.Kernel), numtext.Plural(bl.Blocks, "block"), r.Protocol.BlockRounds, numtext.Plural(r.Protocol.StepWarmup, "round"),
-		bl.Blocks, why, stats.SeqFirst, result.MinRuns, over, len(bl.Variants))
+		bl.Blocks, why, result.MinRuns, over, len(bl.Variants))
 }
 
 // BuildChange says what differs between two builds of a kernel.

@@ -147,7 +147,7 @@ var keyHelp = map[string]string{
 	"export":   "write the samples in the Go benchmark format to this file",
 	"baseline": "another kernel of the session, measured in the same run as the baseline (ratios are this/other)",
 	"pairs":    "with a baseline: measure exactly this many blocks (a pair of processes of the two builds taking rounds in turn, and a fresh pair per variant) instead of stopping when the verdicts are known (>= 10)",
-	"budget":   "with a baseline: the time the before/after may take (default 15s; quick 5s): blocks stop when every verdict is known (from 6 blocks on) or, after at least 10, when the budget is spent",
+	"budget":   "with a baseline: the time the before/after may take (default 15s; quick 5s): blocks stop when every verdict is known or the budget is spent, after at least 10",
 	"resolve":  "with a baseline: an interval that holds 1 and is narrower than this is 'no difference' (default 2%; quick 5%); e.g. resolve=1%",
 	"cold":     "when the cold pass is timed: start (before setup, untouched memory) or after-setup (first use of set-up data, caches evicted)",
 	"aslr":     "off runs the fresh processes with address randomisation disabled (one fixed layout); on is the default",

@@ -1,9 +1,5 @@
 package result
 
-import (
-	"github.com/benchbook/benchbook/stdlib/stats"
-)
-
 // The interleaved rounds are taken in blocks: a block is one process (and,
 // with a baseline, one of each build in lock step) that takes a few rounds.
 // A verdict compares variants, or builds, block by block: each block gives
@@ -30,22 +26,21 @@ func BlockPlan(reps int) (perBlock, blocks int) {
 
 // BlockStop is the rule that ends a before/after after n blocks: "" to go
 // on, else why it stops. limit blocks (pairs=, else MaxPairs) always stop
-// it; with pairs= nothing else does. Otherwise it stops as soon as every
-// verdict is known (known), from stats.SeqFirst blocks on: the sequential
-// test spends its level from that look on, so a verdict reached there is
-// as much a 95% claim as one reached later. A run whose verdicts are not
-// known takes at least MinRuns blocks, then stops when the next block
-// would end past the budget (over).
+// it; with pairs= nothing else does; otherwise no fewer than MinRuns, then
+// it stops when every verdict is known (known) or when the next block would
+// end past the budget (over). It does not stop sooner even when the
+// headline is known (the sequential test could stop at stats.SeqFirst
+// blocks): the table's series verdicts, Holm-adjusted over every variant
+// and series, cannot be reached that soon, and would read "undefined" for
+// a 2x change beside a headline that says it (tried, and reverted).
 func BlockStop(n, limit int, fixed bool, known, over func() bool) string {
 	switch {
 	case n >= limit:
 		return StopPairs
-	case fixed || n < stats.SeqFirst:
+	case fixed || n < MinRuns:
 		return ""
 	case known():
 		return StopDecided
-	case n < MinRuns:
-		return ""
 	case over():
 		return StopBudget
 	}

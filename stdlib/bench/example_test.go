@@ -12,7 +12,8 @@ import (
 // percent that differ from block to block. Six blocks all of one sign are
 // the first look at which the sequential sign test may decide (2 in 64
 // under no difference), so the verdict is known, and the interval is the
-// range of the six block values.
+// range of the six block values. (A run takes at least ten blocks all the
+// same: BlockStop.)
 func ExampleJudgeHeadline() {
 	in := bench.HeadlineInput{Alpha: 0.05, Resolve: 0.02}
 	s := bench.HeadlineSeries{Name: "sink"}
@@ -32,9 +33,9 @@ func ExampleJudgeHeadline() {
 	// sink: slower 1.250 [1.246, 1.254] after 6 blocks, 6 of them slower
 }
 
-// The rule that ends a before/after after n blocks: a known verdict stops
-// it from the sixth block on; an unknown one runs at least ten blocks
-// before the budget can stop it; pairs=N takes exactly N.
+// The rule that ends a before/after after n blocks: nothing stops it
+// before ten blocks; from there a known verdict or the spent budget does;
+// pairs=N takes exactly N.
 func ExampleBlockStop() {
 	known, unknown := func() bool { return true }, func() bool { return false }
 	spent := func() bool { return true }
@@ -45,8 +46,8 @@ func ExampleBlockStop() {
 	fmt.Printf("pairs=12 at 12: %q\n", bench.BlockStop(12, 12, true, unknown, unknown))
 	// Output:
 	//  5 blocks: known "", unknown past the budget ""
-	//  6 blocks: known "decided", unknown past the budget ""
-	//  9 blocks: known "decided", unknown past the budget ""
+	//  6 blocks: known "", unknown past the budget ""
+	//  9 blocks: known "", unknown past the budget ""
 	// 10 blocks: known "decided", unknown past the budget "budget"
 	// pairs=12 at 12: "pairs"
 }

@@ -3,7 +3,6 @@ package bench_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/replay"
 	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // The test binary is the replay driver when the host runs it as a replay
@@ -242,9 +240,8 @@ func beforeAfter(t *testing.T, now, before *harness.Kernel, args ...string) (*be
 
 // A before/after of a build 1.25x slower than its baseline, and of one
 // whose baseline is 1.25x slower: slower (faster), with an interval that
-// holds the ratio, decided at the sequential test's first look,
-// stats.SeqFirst blocks (the blocks are lock-step pairs in step mode, then
-// a fresh pair each).
+// holds the ratio, decided at the 10-block minimum (the blocks are
+// lock-step pairs in step mode, then a fresh pair each).
 func TestReplayBeforeAfterDecided(t *testing.T) {
 	cases := []struct {
 		now, before float64
@@ -252,12 +249,12 @@ func TestReplayBeforeAfterDecided(t *testing.T) {
 		ratio       float64
 		headline    string
 	}{
-		{1.25e6, 1e6, bench.VerdictSlower, 1.25, `^a: 1\.2[0-9]*x slower \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, %d pairs, .*assembly differs$`},
-		{1e6, 1.25e6, bench.VerdictFaster, 0.8, `^a: 1\.2[0-9]*x faster \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, %d pairs, .*assembly differs$`},
+		{1.25e6, 1e6, bench.VerdictSlower, 1.25, `^a: 1\.2[0-9]*x slower \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`},
+		{1e6, 1.25e6, bench.VerdictFaster, 0.8, `^a: 1\.2[0-9]*x faster \[1\.[0-9]+, 1\.[0-9]+\] than the previous build \(same run, 10 pairs, .*assembly differs$`},
 	}
 	for _, c := range cases {
 		t.Run(c.verdict, func(t *testing.T) {
-			testDecided(t, c.now, c.before, c.verdict, c.ratio, fmt.Sprintf(c.headline, stats.SeqFirst))
+			testDecided(t, c.now, c.before, c.verdict, c.ratio, c.headline)
 		})
 	}
 }
@@ -282,8 +279,8 @@ func testDecided(t *testing.T, nowNS, beforeNS float64, verdict string, ratio fl
 			t.Errorf("headline interval [%v, %v] does not hold 1.25: %q", lo, hi, line)
 		}
 	}
-	if r.Baseline.Blocks != stats.SeqFirst || r.Baseline.Stop != bench.StopDecided {
-		t.Errorf("%d blocks, stopped: %s; want %d, decided", r.Baseline.Blocks, r.Baseline.Stop, stats.SeqFirst)
+	if r.Baseline.Blocks != bench.MinRuns || r.Baseline.Stop != bench.StopDecided {
+		t.Errorf("%d blocks, stopped: %s; want %d, decided", r.Baseline.Blocks, r.Baseline.Stop, bench.MinRuns)
 	}
 	for _, c := range []struct {
 		log            string
@@ -303,12 +300,12 @@ func testDecided(t *testing.T, nowNS, beforeNS float64, verdict string, ratio fl
 				fresh++
 			}
 		}
-		if label(ps[0].file) != c.first || steps != stats.SeqFirst || fresh != stats.SeqFirst {
-			t.Errorf("%s: first %s, %d lock-step and %d fresh processes; want %d each", c.log, ps[0].file, steps, fresh, stats.SeqFirst)
+		if label(ps[0].file) != c.first || steps != bench.MinRuns || fresh != bench.MinRuns {
+			t.Errorf("%s: first %s, %d lock-step and %d fresh processes; want %d each", c.log, ps[0].file, steps, fresh, bench.MinRuns)
 		}
 	}
-	if n := len(r.Series("a", "interleaved")); n != stats.SeqFirst*bench.BlockRounds || len(r.Baseline.NewFirst) != n {
-		t.Errorf("%d interleaved rounds, %d orders recorded; want %d", n, len(r.Baseline.NewFirst), stats.SeqFirst*bench.BlockRounds)
+	if n := len(r.Series("a", "interleaved")); n != bench.MinRuns*bench.BlockRounds || len(r.Baseline.NewFirst) != n {
+		t.Errorf("%d interleaved rounds, %d orders recorded; want %d", n, len(r.Baseline.NewFirst), bench.MinRuns*bench.BlockRounds)
 	}
 }
 

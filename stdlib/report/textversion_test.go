@@ -24,7 +24,6 @@ var textHashes = map[int]string{
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
 	5: "0bf16a2191f7ea090651aa5a92c84cdf3476471e2aa17ef7619814524dc26438",
 	6: "903b4e911612da142fcb95b50e3f3254fcfa9a8ae9c8fb5d702852a641499632",
-	7: "73a63b4585f6bdeb5e61a74c6190680f018e3db72c259509ba8d0813fea9bb1e",
 }
 
 // TestTextVersion notices that the text the report writes changed under
