@@ -253,7 +253,7 @@ func init() {
 		"SweepSamples":              reflect.ValueOf(bench.SweepSamples),
 		"SweepSentences":            reflect.ValueOf(bench.SweepSentences),
 		"SweepVariants":             reflect.ValueOf(bench.SweepVariants),
-		"TextVersion":               reflect.ValueOf(constant.MakeFromLiteral("7", token.INT, 0)),
+		"TextVersion":               reflect.ValueOf(constant.MakeFromLiteral("6", token.INT, 0)),
 		"TopicAutocorr":             reflect.ValueOf(constant.MakeFromLiteral("\"autocorrelation\"", token.STRING, 0)),
 		"TopicBaseline":             reflect.ValueOf(constant.MakeFromLiteral("\"baseline\"", token.STRING, 0)),
 		"TopicBatch":                reflect.ValueOf(constant.MakeFromLiteral("\"batch\"", token.STRING, 0)),
