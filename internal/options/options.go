@@ -51,9 +51,8 @@ type Options struct {
 	BaselineNote string
 	// Pairs, with a baseline, fixes how many blocks (pairs of processes,
 	// one of each build) are measured when PairsFixed is set (pairs=);
-	// otherwise the blocks go on until every verdict is known (at least
-	// stats.SeqFirst) or Budget is spent (at least MinRuns), at most
-	// MaxPairs (BlockStop).
+	// otherwise the blocks go on until every verdict is known or Budget is
+	// spent (and at least MinRuns, at most MaxPairs: BlockStop).
 	Pairs      int
 	PairsFixed bool
 	// Budget is the time a before/after may take: no new block starts

@@ -45,8 +45,7 @@ func (r *runner) interleavedBlocks(ctx context.Context, slots []string) error {
 // BlockRounds interleaved rounds in lock step (a random order each step,
 // StepWarmup discarded rounds at each step's start), then for each fresh
 // variant a fresh process of each build in a random order. At least
-// MinRuns blocks are measured, even past the budget, unless every verdict
-// is known sooner (BlockStop).
+// MinRuns blocks are measured, even past the budget (BlockStop).
 func (r *runner) beforeAfter(ctx context.Context) error {
 	b := r.base
 	slots := r.interleavedSlots()
