@@ -70,13 +70,19 @@ func blocksHead(r *result.Result, who, over string) string {
 	if why == "" {
 		why = bl.Stop
 	}
-	return fmt.Sprintf("%s (%s) ran in this run beside this build, in %s: in each, a process of each build took %d interleaved rounds in turn "+
-		"(a random order each round, %s discarded before each), then a fresh process of each build per variant, in a random order; "+
+	turns := fmt.Sprintf("%d interleaved rounds in turn (a random order each round, %s discarded before each)",
+		r.Protocol.BlockRounds, numtext.Plural(r.Protocol.StepWarmup, "round"))
+	if k := r.Protocol.StepRounds; k > 1 {
+		turns = fmt.Sprintf("%d interleaved rounds, %d at a time in turn (a random order each round, %s discarded at the start of each turn)",
+			r.Protocol.BlockRounds, k, numtext.Plural(r.Protocol.StepWarmup, "round"))
+	}
+	return fmt.Sprintf("%s (%s) ran in this run beside this build, in %s: in each, a process of each build took %s, "+
+		"then a fresh process of each build per variant, in a random order; "+
 		"the blocks stopped at %d because %s (at least %d are taken). Ratios are %s; each verdict is the sign test of the "+
 		"blocks' median log-ratios, sequential, so that stopping when the answer is known keeps it at 95%%, with the %d series verdicts "+
 		"adjusted together (Holm) and the headline's one verdict per variant (its interleaved rounds and fresh pair pooled per block) "+
 		"adjusted over the variants",
-		who, BuildChange(bl.Kernel, r.Kernel), numtext.Plural(bl.Blocks, "block"), r.Protocol.BlockRounds, numtext.Plural(r.Protocol.StepWarmup, "round"),
+		who, BuildChange(bl.Kernel, r.Kernel), numtext.Plural(bl.Blocks, "block"), turns,
 		bl.Blocks, why, result.MinRuns, over, len(bl.Variants))
 }
 

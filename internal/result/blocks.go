@@ -11,8 +11,17 @@ package result
 const (
 	// BlockRounds is the most interleaved rounds one block takes.
 	BlockRounds = 5
+	// StepRounds is the measured rounds of each step of a lock-step block
+	// (the last step takes what is left of BlockRounds): the two builds
+	// take turns every StepRounds rounds.
+	StepRounds = 2
 	// StepWarmup is the discarded rounds at the start of each step of a
-	// lock-step block: the other build's step ran in between.
+	// lock-step block: the other build's step ran in between. With one
+	// round a step a process took 11 rounds a block (a warmup, five
+	// discarded, five measured); with two it takes 8, the first step's
+	// discarded round its warmup, and the second round of a step follows
+	// the first as the first follows the discarded one: in the same
+	// process, caches warm.
 	StepWarmup = 1
 )
 

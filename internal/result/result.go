@@ -125,8 +125,9 @@ type Protocol struct {
 	SettleMinMS *float64 `json:"settle_min_ms,omitempty"`
 	// With a baseline (blocks.go): the time the before/after could take,
 	// the width below which an interval holding 1 is "no difference", the
-	// interleaved rounds each block's pair took, and the discarded rounds
-	// at the start of each of their steps.
+	// interleaved rounds each block's pair took, the measured rounds of
+	// each of their steps (absent: one, as before text version 7) and the
+	// discarded rounds at the start of each step.
 	BudgetMS float64 `json:"budget_ms,omitempty"`
 	// Sequential is set when the number of blocks was not fixed before the
 	// run (a before/after stops when its verdicts are known): every test
@@ -135,6 +136,7 @@ type Protocol struct {
 	Sequential  bool    `json:"sequential,omitempty"`
 	Resolve     float64 `json:"resolve,omitempty"`
 	BlockRounds int     `json:"block_rounds,omitempty"`
+	StepRounds  int     `json:"step_rounds,omitempty"`
 	StepWarmup  int     `json:"step_warmup,omitempty"`
 }
 

@@ -62,8 +62,9 @@ func (b *baseRun) coin() bool { return b.rng.IntN(2) == 0 }
 func (b *baseRun) addChecksum(variant string, rec harness.Record) { addChecksum(b.sums, variant, rec) }
 
 // stepPair runs the lock-step pair of block j: both processes started in
-// step mode, then the prelude and each of the steps (a round each), the two
-// builds in a random order each time (the order is recorded).
+// step mode, then the prelude and each of the steps (StepRounds rounds
+// each, the last what is left of rounds), the two builds in a random order
+// each time (the order is recorded, once per round).
 func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs harness.Args) (*proc, *proc, error) {
 	b := r.base
 	newP, err := r.startStepped(r.k.Binary, fmt.Sprintf("interleaved-%d", j+1), newArgs)
@@ -75,12 +76,15 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs h
 		pn, _ := newP.Finish(err)
 		return pn, nil, err
 	}
-	for step := 0; step <= rounds && err == nil; step++ {
+	steps := (rounds + StepRounds - 1) / StepRounds
+	for step := 0; step <= steps && err == nil; step++ {
 		newFirst := b.coin()
 		if step > 0 { // the prelude's order is random but not a round
-			b.newFirst = append(b.newFirst, newFirst)
+			for range min(StepRounds, rounds-(step-1)*StepRounds) {
+				b.newFirst = append(b.newFirst, newFirst)
+			}
 			r.progress(Progress{Phase: fmt.Sprintf("before and after: block %d, new and previous build in turn", j+1),
-				Process: step, Of: rounds})
+				Process: step, Of: steps})
 		}
 		order := []*stepped{newP, oldP}
 		if !newFirst {

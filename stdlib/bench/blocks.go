@@ -55,7 +55,7 @@ func (r *runner) beforeAfter(ctx context.Context) error {
 	if r.opt.PairsFixed {
 		limit = r.opt.Pairs
 	}
-	r.res.Protocol.BlockRounds, r.res.Protocol.StepWarmup = BlockRounds, StepWarmup
+	r.res.Protocol.BlockRounds, r.res.Protocol.StepRounds, r.res.Protocol.StepWarmup = BlockRounds, StepRounds, StepWarmup
 	r.res.Protocol.BudgetMS = float64(r.opt.Budget.Milliseconds())
 	r.res.Protocol.Sequential = !r.opt.PairsFixed
 	r.res.Protocol.Resolve = r.opt.Resolve
@@ -109,7 +109,11 @@ func (r *runner) block(ctx context.Context, j int, slots []string, seed uint64) 
 	lockStep := func(slots []string, seed uint64) harness.Args {
 		a := r.measured(slots)
 		s := harness.SeedAtRound(seed, round, len(slots))
-		a.Rounds, a.OrderSeed, a.StepRounds, a.StepWarmup = BlockRounds, &s, 1, StepWarmup
+		a.Rounds, a.OrderSeed, a.StepRounds, a.StepWarmup = BlockRounds, &s, StepRounds, StepWarmup
+		// The first step's discarded round is the process's first
+		// execution: it counts toward warmup=, as the warmup of Part 1's
+		// processes is their first execution.
+		a.Warmup = max(0, a.Warmup-StepWarmup)
 		return a
 	}
 	newArgs, oldArgs := lockStep(slots, seed), lockStep(b.slots, seed+1)

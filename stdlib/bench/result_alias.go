@@ -45,6 +45,7 @@ type (
 )
 
 const (
+	StepRounds          = result.StepRounds
 	StepWarmup          = result.StepWarmup
 	BlockRounds         = result.BlockRounds
 	SchemaID            = result.SchemaID

@@ -364,3 +364,23 @@ func TestHeadlineSaysQuick(t *testing.T) {
 		}
 	}
 }
+
+// How a before/after's blocks were taken is said from the protocol it
+// records: a result of text version 6 or older took its lock-step rounds
+// one at a time (no step_rounds), a newer one StepRounds at a time.
+func TestBlocksHeadTurns(t *testing.T) {
+	for _, tc := range []struct {
+		stepRounds int
+		want       string
+	}{
+		{0, "took 5 interleaved rounds in turn (a random order each round, 1 round discarded before each)"},
+		{2, "took 5 interleaved rounds, 2 at a time in turn (a random order each round, 1 round discarded at the start of each turn)"},
+	} {
+		r := everything()
+		r.Protocol.StepRounds = tc.stepRounds
+		refresh(r)
+		if c := Commentary(r); !strings.Contains(c, tc.want) {
+			t.Errorf("step_rounds %d: the commentary does not say %q", tc.stepRounds, tc.want)
+		}
+	}
+}

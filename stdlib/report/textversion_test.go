@@ -24,6 +24,7 @@ var textHashes = map[int]string{
 	4: "1ab4acdcbe3d646a0e283b5cf6a8c3e0ecb930abb8483ecf454b9dda75243113",
 	5: "0bf16a2191f7ea090651aa5a92c84cdf3476471e2aa17ef7619814524dc26438",
 	6: "903b4e911612da142fcb95b50e3f3254fcfa9a8ae9c8fb5d702852a641499632",
+	7: "f0f1896510588cacdc2832875ced95c62f4b57645ea5d543b7581605e31eef49",
 }
 
 // TestTextVersion notices that the text the report writes changed under
@@ -91,6 +92,14 @@ func TestTextVersion(t *testing.T) {
 			l.Summarize()
 			r.Variants[i].Latency = l
 		}
+		refresh(r)
+		for _, s := range bench.Sentences(r) {
+			fmt.Fprintln(h, s.Claim, s.Text)
+		}
+	}
+	if bench.TextVersion >= 7 { // version 7 takes a before/after's lock-step rounds two at a time
+		r := everything()
+		r.Protocol.StepRounds = bench.StepRounds
 		refresh(r)
 		for _, s := range bench.Sentences(r) {
 			fmt.Fprintln(h, s.Claim, s.Text)
