@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -86,14 +87,21 @@ func TestFreqRecordsOnlyWhenAsked(t *testing.T) {
 // nothing that leaves the data alone for milliseconds (on a shared VM long
 // enough for other work on the core to evict it) sits between the warmup
 // and the measurement (harness version 4; in version 3 the estimate did).
+// And no system call does (harness version 10): the warmup's record comes
+// after the first sample, that sample's faults are not counted (-1), and
+// the syscalls record says none came between the warmup and it, and at
+// most three between two measured passes (the fault count and the record,
+// and after the first sample the warmup's record).
 func TestWarmupLastBeforeSamples(t *testing.T) {
 	for _, lang := range []string{"c", "go"} {
 		k := seedKernel(t, lang)
-		lines, status := rawLines(t, k, "-slots", "sink", "-settle-ms", "1", "-rounds", "2", "-freq", "-calibrate-reads", "100")
+		lines, status := rawLines(t, k, "-slots", "sink", "-settle-ms", "1", "-rounds", "3", "-freq", "-calibrate-reads", "100")
 		if status != 0 {
 			t.Fatalf("%s: exit status %d: %q", lang, status, lines)
 		}
 		var order []string
+		var flts []int64
+		var sys *Record
 		for _, line := range lines {
 			rec, ok := ParseRecord(line)
 			if !ok {
@@ -103,14 +111,30 @@ func TestWarmupLastBeforeSamples(t *testing.T) {
 			if rec.Kind == "phase" || rec.Kind == "freq" {
 				name += " " + rec.Fields["name"] + rec.Fields["when"]
 			}
-			if rec.Kind == "sample" {
-				break
+			switch rec.Kind {
+			case "sample":
+				f, _ := rec.Int("minflt")
+				flts = append(flts, f)
+			case "syscalls":
+				sys = &rec
 			}
 			order = append(order, name)
 		}
-		n := len(order)
-		if n < 3 || order[n-1] != "phase warmup" || order[n-2] != "freq before" {
-			t.Errorf("%s: the records before the first sample end %q, want the clock estimate and then the warmup", lang, order[max(0, n-4):])
+		first := slices.Index(order, "sample")
+		if first < 2 || order[first-1] != "freq before" || order[first+1] != "phase warmup" {
+			t.Errorf("%s: around the first sample %q, want the clock estimate, the sample, then the warmup's record", lang, order[max(0, first-3):min(len(order), first+3)])
+		}
+		if len(flts) != 3 || flts[0] != -1 || flts[1] < 0 || flts[2] < 0 {
+			t.Errorf("%s: the samples' faults %v, want -1 (not counted after the warmup) and then counts", lang, flts)
+		}
+		if sys == nil {
+			t.Fatalf("%s: no syscalls record", lang)
+		}
+		after, _ := sys.Int("after_discarded")
+		between, _ := sys.Int("between")
+		samples, _ := sys.Int("samples")
+		if after != 0 || between != 3 || samples != 3 {
+			t.Errorf("%s: %+v, want no system call after the warmup and 3 between measured passes, over 3 samples", lang, sys.Fields)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Record is one line a kernel binary wrote: its kind ("start", "layout", "pinned",
-// "cold", "clock", "gaps", "phase", "pages", "batch", "freq", "sample", "checksum",
+// "cold", "clock", "gaps", "phase", "pages", "batch", "freq", "sample", "syscalls", "checksum",
 // "error", "done") and its key=value fields. records.md is the spec of every kind.
 type Record struct {
 	Kind   string
@@ -85,7 +85,7 @@ func (rr *RecordReader) Skipped() int { return rr.skipped }
 
 // kinds are the record kinds of records.md (TestRecordsSpecKinds).
 var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
-	"sample": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true, "freq": true,
+	"sample": true, "syscalls": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true, "freq": true,
 	"ticks": true, "latency_buckets": true, "latency": true, // these three: BENCH_OPS (latency.c, latency.go)
 	"pages": true} // -pages
 

@@ -165,6 +165,14 @@ func condProtocol(r *bench.Result, s bench.Sentence) error {
 	if strings.Contains(s.Text, " load=") != (p.Load > 0) {
 		return fail("protocol: load=%d", p.Load)
 	}
+	// The harness's system calls, as its processes counted them (their
+	// syscalls records), or nothing of them.
+	if h := p.HarnessSyscalls; h != nil {
+		return has("protocol", s.Text, fmt.Sprintf("%d between a discarded pass", h.AfterDiscarded), fmt.Sprintf("at most %d between two measured passes", h.Between))
+	}
+	if strings.Contains(s.Text, "system calls") {
+		return fail("protocol: system calls named where no process counted them")
+	}
 	return nil
 }
 

@@ -86,3 +86,33 @@ func TestCounterConditions(t *testing.T) {
 	bad.Text, _, _ = strings.Cut(during.Text, "; ")
 	mustFail(t, r, bad)
 }
+
+// The harness's own system calls (harness version 10): said as its
+// processes counted them, and not at all where none did.
+func TestCounterHarnessSyscalls(t *testing.T) {
+	r := *pick(t, func(r *bench.Result) bool { return r.Protocol.HarnessSyscalls == nil })
+	protocol := func(r *bench.Result) bench.Sentence {
+		for _, s := range report.ConditionSentences(r) {
+			if s.Claim == bench.ClaimCondProtocol {
+				return s
+			}
+		}
+		t.Fatal("no protocol line")
+		return bench.Sentence{}
+	}
+	old := protocol(&r)
+	if err := prose.Check(&r, old); err != nil || strings.Contains(old.Text, "system calls") {
+		t.Fatalf("a result of harness 9 or older: %q (%v)", old.Text, err)
+	}
+	r.Protocol.HarnessSyscalls = &bench.HarnessSyscalls{AfterDiscarded: 0, Between: 3, Processes: 11}
+	counted := protocol(&r)
+	if err := prose.Check(&r, counted); err != nil || !strings.Contains(counted.Text, "0 between a discarded pass and the measured one after it, at most 3 between two measured passes") {
+		t.Fatalf("%q (%v)", counted.Text, err)
+	}
+	bad := counted
+	bad.Text = strings.Replace(counted.Text, "at most 3 between", "at most 2 between", 1)
+	mustFail(t, &r, bad)
+	mustFail(t, &r, old) // the counts left out
+	r.Protocol.HarnessSyscalls = nil
+	mustFail(t, &r, counted) // named where no process counted them
+}

@@ -74,6 +74,7 @@ type slot struct {
 }
 
 type driver struct {
+	warmup     string // the warmup's phase record, until the first sample is written
 	sc         *Scenario
 	kernel     string // the kernel's name: its Binary's
 	out        io.Writer
@@ -449,8 +450,18 @@ func (d *driver) prelude(a harness.Args) error {
 	if a.Freq {
 		d.freqRecord("before")
 	}
-	d.record("phase name=warmup ns=%d passes=%d", int64(float64(a.Warmup)*d.roundNS()), a.Warmup*len(d.slots))
+	// As the drivers: the warmup's record waits until the first measured
+	// pass is over (records.md, harness version 10).
+	d.warmup = fmt.Sprintf("phase name=warmup ns=%d passes=%d", int64(float64(a.Warmup)*d.roundNS()), a.Warmup*len(d.slots))
 	return nil
+}
+
+// warmupRecord writes the warmup's record if it waits.
+func (d *driver) warmupRecord() {
+	if d.warmup != "" {
+		d.record("%s", d.warmup)
+		d.warmup = ""
+	}
 }
 
 func (d *driver) cold(name, after string) error {
@@ -554,8 +565,16 @@ func (d *driver) stepOK() {
 // measure writes the measured rounds' samples; it returns true if step
 // mode stopped it, errFailed when the scenario fails the process.
 func (d *driver) measure(rounds int) (bool, error) {
+	n0 := d.samples
+	syscalls := func() { // as the drivers write it for a BENCH variant (records.md)
+		d.warmupRecord()
+		if rounds > 0 {
+			d.record("syscalls after_discarded=0 between=3 samples=%d", d.samples-n0)
+		}
+	}
 	for r := 0; r < rounds; r++ {
 		if d.step != nil && r%d.stepRounds == 0 && !d.stepWait() {
+			syscalls()
 			return true, nil
 		}
 		for p, i := range d.roundOrder(r) {
@@ -572,7 +591,12 @@ func (d *driver) measure(rounds int) (bool, error) {
 				s.csGot += want * wrong * float64(s.k)
 				s.csPasses += s.k
 			}
-			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, d.sampleNS(s.v, s.k, drawSample, r, i), 0)
+			flt := 0 // as the drivers: not counted (-1) on the first measured pass after discarded ones
+			if d.samples == n0 || (d.stepWarm > 0 && r%d.stepRounds == 0 && p == 0) {
+				flt = -1
+			}
+			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, d.sampleNS(s.v, s.k, drawSample, r, i), flt)
+			d.warmupRecord()
 			d.samples++
 			if d.fail != nil && d.samples >= d.fail.AfterSamples {
 				return false, errFailed{}
@@ -582,6 +606,7 @@ func (d *driver) measure(rounds int) (bool, error) {
 			d.stepOK()
 		}
 	}
+	syscalls()
 	return false, nil
 }
 

@@ -218,9 +218,10 @@ func TestReplayRecordsSpec(t *testing.T) {
 }
 
 // The records come in records.md's order: the prelude (pin, clock, gaps,
-// setup, gc, pages, evict, cold after setup, settle, calibrate, freq,
-// warmup), the rounds with their positions in harness.RoundOrder, freq
-// after, checksums, done; list prints the variants and setup.
+// setup, gc, pages, evict, cold after setup, settle, calibrate, freq), the
+// rounds with their positions in harness.RoundOrder and the warmup's
+// record after the first sample, syscalls, freq after, checksums, done;
+// list prints the variants and setup.
 func TestReplayRecordOrder(t *testing.T) {
 	k, err := replay.NewKernel(t.TempDir(), "order", scenario(""))
 	if err != nil {
@@ -234,8 +235,8 @@ func TestReplayRecordOrder(t *testing.T) {
 	recs := records(t, lines)
 	got := strings.Join(kinds(recs), " ")
 	want := "start layout pinned clock gaps phase:setup phase:gc pages phase:evict cold phase:settle " +
-		"batch batch batch batch freq:before phase:warmup" + strings.Repeat(" sample", 16) +
-		" freq:after checksum checksum done"
+		"batch batch batch batch freq:before sample phase:warmup" + strings.Repeat(" sample", 15) +
+		" syscalls freq:after checksum checksum done"
 	if got != want {
 		t.Errorf("records\n %s\nwant\n %s", got, want)
 	}

@@ -138,6 +138,21 @@ type Protocol struct {
 	BlockRounds int     `json:"block_rounds,omitempty"`
 	StepRounds  int     `json:"step_rounds,omitempty"`
 	StepWarmup  int     `json:"step_warmup,omitempty"`
+	// HarnessSyscalls is what the run's processes said of their own system
+	// calls around the measured passes (their syscalls records); absent
+	// before harness version 10.
+	HarnessSyscalls *HarnessSyscalls `json:"harness_syscalls,omitempty"`
+}
+
+// HarnessSyscalls: the most system calls any process of the run made
+// itself between a discarded pass and the measured pass after it, and
+// between two measured passes (records.md, syscalls), over Processes
+// processes. With page-table isolation and no PCID each one flushes the
+// TLB.
+type HarnessSyscalls struct {
+	AfterDiscarded int `json:"after_discarded"`
+	Between        int `json:"between"`
+	Processes      int `json:"processes"`
 }
 
 // Clock is what the harness measured of its own clock (records.md,

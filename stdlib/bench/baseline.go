@@ -100,6 +100,8 @@ func (r *runner) stepPair(ctx context.Context, j, rounds int, newArgs, oldArgs h
 	po, errO := oldP.Finish(err)
 	r.notePages(pn)
 	r.notePages(po)
+	r.noteSyscalls(pn)
+	r.noteSyscalls(po)
 	if err == nil {
 		err = errors.Join(errN, errO)
 	}

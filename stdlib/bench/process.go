@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/kproc"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // exec runs the kernel binary once and reads the records it wrote. The
@@ -86,6 +87,7 @@ func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args)
 	recs, readErr := kproc.ReadRecordFile(p.File)
 	p.Records = recs
 	r.notePages(p)
+	r.noteSyscalls(p)
 	if cause != nil {
 		return p, cause
 	}
@@ -159,4 +161,29 @@ func (r *runner) settleCountsWarmup(a harness.Args, floor float64) (harness.Args
 	}
 	a.SettleMS = math.Round(left*1000) / 1000
 	return a, max(0, floor-before)
+}
+
+// noteSyscalls keeps the most system calls a process of the run made
+// around its measured passes (its syscalls record, records.md).
+func (r *runner) noteSyscalls(p *proc) {
+	if p == nil {
+		return
+	}
+	for _, rec := range p.Records {
+		if rec.Kind != "syscalls" {
+			continue
+		}
+		after, e1 := rec.Int("after_discarded")
+		between, e2 := rec.Int("between")
+		if e1 != nil || e2 != nil || after < 0 || between < 0 {
+			continue
+		}
+		s := r.res.Protocol.HarnessSyscalls
+		if s == nil {
+			s = &result.HarnessSyscalls{}
+			r.res.Protocol.HarnessSyscalls = s
+		}
+		s.AfterDiscarded, s.Between = max(s.AfterDiscarded, int(after)), max(s.Between, int(between))
+		s.Processes++
+	}
 }

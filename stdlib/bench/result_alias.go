@@ -10,6 +10,7 @@ type (
 	Result          = result.Result
 	Kernel          = result.Kernel
 	Protocol        = result.Protocol
+	HarnessSyscalls = result.HarnessSyscalls
 	Clock           = result.Clock
 	Conditions      = result.Conditions
 	Samples         = result.Samples

@@ -632,7 +632,7 @@ func (r *runner) collectInProcess(v string, p *proc) {
 		case "sample":
 			if _, ns, k, ok := sample(rec); ok {
 				s.samples = append(s.samples, float64(ns)/float64(k))
-				if f, err := rec.Int("minflt"); err == nil {
+				if f, err := rec.Int("minflt"); err == nil && f >= 0 { // -1: not counted (records.md)
 					s.warmFlt = append(s.warmFlt, f)
 				}
 			}

@@ -174,6 +174,10 @@ func ConditionSentences(r *bench.Result) []bench.Sentence {
 	if p.Elements != nil {
 		proto += fmt.Sprintf(" elements=%d", *p.Elements)
 	}
+	if h := p.HarnessSyscalls; h != nil {
+		proto += fmt.Sprintf("; the harness's own system calls: %d between a discarded pass and the measured one after it, at most %d between two measured passes",
+			h.AfterDiscarded, h.Between)
+	}
 	add(bench.ClaimCondProtocol, proto)
 	add(bench.ClaimCondKernel, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
 		strings.Join(r.Kernel.Flags, " "), short(r.Kernel.BinarySHA256)))

@@ -312,6 +312,7 @@ func init() {
 		"Fit":             reflect.ValueOf((*bench.Fit)(nil)),
 		"FreqEstimate":    reflect.ValueOf((*bench.FreqEstimate)(nil)),
 		"FreqProcess":     reflect.ValueOf((*bench.FreqProcess)(nil)),
+		"HarnessSyscalls": reflect.ValueOf((*bench.HarnessSyscalls)(nil)),
 		"HeadlineInput":   reflect.ValueOf((*bench.HeadlineInput)(nil)),
 		"HeadlineLine":    reflect.ValueOf((*bench.HeadlineLine)(nil)),
 		"HeadlineSeries":  reflect.ValueOf((*bench.HeadlineSeries)(nil)),

@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#define BENCHBOOK_HARNESS_VERSION 9
+#define BENCHBOOK_HARNESS_VERSION 10
 
 /* BENCH_PAD: bytes a kernel may add to each row of a table whose row stride
  * is a power of two (%bench pad=BYTES measures a build with

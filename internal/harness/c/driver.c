@@ -61,6 +61,15 @@ void bench_register_setup_(void (*fn)(void), int line) {
 static int out_fd_ = 1;
 
 /* record writes one line with a single write(2), so lines never interleave. */
+/* The driver's own system calls (issue 20): with page-table isolation and
+ * no PCID every system call flushes the TLB, so the driver makes none
+ * between a discarded pass (the warmup, a step's discarded round) and the
+ * measured pass after it, and counts those it makes between two measured
+ * passes (the fault count, the sample's record, a BENCH_OPS slot's waits):
+ * sys_n_ counts the calls, sys_mark_ is the count when the last pass
+ * ended; the syscalls record says the most between two passes. */
+static long sys_n_, sys_mark_;
+
 static void record(const char *fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -71,6 +80,7 @@ static void record(const char *fmt, ...) {
   if (n > (int)sizeof buf - 2) n = (int)sizeof buf - 2;
   buf[n++] = '\n';
   for (ssize_t off = 0; off < n;) {
+    sys_n_++;
     ssize_t w = write(out_fd_, buf + off, (size_t)(n - off));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) return;
@@ -92,6 +102,7 @@ static int64_t now_ns(void) {
 
 static long minflt_now(void) {
   struct rusage ru;
+  sys_n_++;
   getrusage(RUSAGE_SELF, &ru);
   return ru.ru_minflt;
 }
@@ -116,7 +127,9 @@ static int nslots_;
 /* pass runs one timed sample of slot s: one pass, or a batch of k. */
 static int64_t pass(int s) {
   bench_variant_t *v = &variants_[slots_[s].variant];
-  return slots_[s].k > 1 ? v->batch(slots_[s].k) : v->once();
+  int64_t ns = slots_[s].k > 1 ? v->batch(slots_[s].k) : v->once();
+  sys_mark_ = sys_n_;
+  return ns;
 }
 
 static void parse_slots(char *list) {
@@ -444,11 +457,22 @@ static void settle(double ms, double min_ms) {
   record("phase name=settle ns=%lld passes=%ld stable=%d", (long long)(now_ns() - t0), passes, stable);
 }
 
+/* warmup runs the discarded rounds right before the measured ones; its
+ * phase record waits in warm_ns_ (-1: none) until the first measured pass
+ * is over, so that no write comes between the two. */
+static int64_t warm_ns_ = -1;
+static int warm_passes_;
+
 static void warmup(int w) {
   int64_t t0 = now_ns();
   for (int i = 0; i < w; i++)
     for (int s = 0; s < nslots_; s++) pass(s);
-  record("phase name=warmup ns=%lld passes=%d", (long long)(now_ns() - t0), w * nslots_);
+  warm_ns_ = now_ns() - t0, warm_passes_ = w * nslots_;
+}
+
+static void warmup_record(void) {
+  if (warm_ns_ >= 0) record("phase name=warmup ns=%lld passes=%d", (long long)warm_ns_, warm_passes_);
+  warm_ns_ = -1;
 }
 
 #include "latency.c"
@@ -536,6 +560,7 @@ static int step_wait(void) {
   size_t n = 0;
   for (;;) {
     char c;
+    sys_n_++;
     ssize_t r = read(0, &c, 1);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return 0;
@@ -552,7 +577,7 @@ static int step_wait(void) {
  * that went away is noticed by the next step_wait (SIGPIPE is ignored). */
 static void step_ok(void) {
   ssize_t w;
-  do w = write(1, "ok\n", 3);
+  do w = (sys_n_++, write(1, "ok\n", 3));
   while (w < 0 && errno == EINTR);
 }
 
@@ -562,14 +587,25 @@ static void step_ok(void) {
  * did to the caches is paid by discarded passes, not measured ones. */
 static int step_rounds_ = 1, step_warm_;
 
-/* measure runs the measured rounds; it returns 1 if step mode stopped it. */
+/* measure runs the measured rounds; it returns 1 if step mode stopped it.
+ * A sample's minflt is the faults between the count after the pass before
+ * and the count after it, and -1 (not counted) on the first measured pass
+ * after discarded ones: its count before would be a system call between
+ * them. */
 static int measure(int rounds) {
-  for (int r = 0; r < rounds; r++) {
+  long fprev = -1, first_max = 0, between_max = 0, samples = 0;
+  int after_discard = 1;
+  int stopped = 0;
+  for (int r = 0; r < rounds && !stopped; r++) {
     int first = step_ && r % step_rounds_ == 0;
     if (first) {
-      if (!step_wait()) return 1;
+      if (!step_wait()) {
+        stopped = 1;
+        break;
+      }
       for (int i = 0; i < step_warm_; i++)
         for (int s = 0; s < nslots_; s++) pass(s);
+      if (step_warm_ > 0) fprev = -1, after_discard = 1;
     }
     round_order();
     for (int p = 0; p < nslots_; p++) {
@@ -577,7 +613,9 @@ static int measure(int rounds) {
       bench_cs_sum_ = 0;
       bench_cs_used_ = 0;
       lat_before(s);
-      long f0 = minflt_now();
+      long gap = sys_n_ - sys_mark_;
+      if (after_discard) first_max = gap > first_max ? gap : first_max;
+      else between_max = gap > between_max ? gap : between_max;
       int64_t ns = pass(s);
       long f1 = minflt_now();
       lat_after(s);
@@ -588,11 +626,15 @@ static int measure(int rounds) {
         slots_[s].cs_passes += slots_[s].k;
       }
       record("sample round=%d slot=%d pos=%d k=%lld ns=%lld minflt=%ld", r, s, p, (long long)slots_[s].k,
-             (long long)ns, f1 - f0);
+             (long long)ns, fprev >= 0 ? f1 - fprev : -1L);
+      warmup_record();
+      fprev = f1, after_discard = 0, samples++;
     }
     if (step_ && ((r + 1) % step_rounds_ == 0 || r + 1 == rounds)) step_ok();
   }
-  return 0;
+  warmup_record();
+  if (rounds > 0) record("syscalls after_discarded=%ld between=%ld samples=%ld", first_max, between_max, samples);
+  return stopped;
 }
 
 static void checksums(void) {

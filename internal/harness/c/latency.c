@@ -57,7 +57,11 @@ static int64_t lat_cur_max_op_;
 static double lat_rate_start_;
 /* The thread's waits around each measured pass of an ops slot (outside
  * the timed region): field 2 of /proc/thread-self/schedstat, kept open
- * and read with pread, and getrusage(RUSAGE_THREAD)'s ru_nivcsw. */
+ * and read with pread, and getrusage(RUSAGE_THREAD)'s ru_nivcsw. These two
+ * system calls come right before the pass, after a discarded pass too: the
+ * waits must bracket the pass that holds the worst operation, and a pass of
+ * n operations is long beside the TLB refill a system call can cost (the
+ * syscalls record counts them). */
 static int lat_schedstat_fd_ = -1;
 static int64_t lat_wait0_delay_, lat_wait0_nivcsw_;
 
@@ -68,6 +72,7 @@ static void lat_waits(int64_t *delay, int64_t *nivcsw) {
   *nivcsw = -1;
   if (lat_schedstat_fd_ >= 0) {
     char buf[128];
+    sys_n_++;
     ssize_t m = pread(lat_schedstat_fd_, buf, sizeof buf - 1, 0);
     if (m > 0) {
       buf[m] = 0;
@@ -81,6 +86,7 @@ static void lat_waits(int64_t *delay, int64_t *nivcsw) {
     }
   }
   struct rusage ru;
+  sys_n_++;
   if (getrusage(RUSAGE_THREAD, &ru) == 0) *nivcsw = (int64_t)ru.ru_nivcsw;
 }
 

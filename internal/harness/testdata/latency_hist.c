@@ -30,6 +30,7 @@ static bench_variant_t variants_[1];
 static slot_t slots_[1];
 static int nslots_;
 
+static long sys_n_; /* the driver's count of its system calls (driver.c) */
 #include "latency.c"
 
 int main(void) {

@@ -12,7 +12,7 @@ import (
 )
 
 // Version is the harness version; it is part of every build's cache key.
-const Version = 9
+const Version = 10
 
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"math/bits"
 	"os"
 	"os/signal"
@@ -29,7 +30,7 @@ func Main(variants []Variant, setup func()) {
 		fmt.Printf("setup %d\n", n)
 		return
 	}
-	d := &driver{variants: variants, setup: setup, out: os.Stdout}
+	d := &driver{variants: variants, setup: setup, out: os.Stdout, warmNS: -1}
 	if err := d.run(os.Args[1:]); err != nil {
 		d.record("error msg=%s", err)
 		fmt.Fprintf(os.Stderr, "benchbook driver: %v\n", err)
@@ -60,11 +61,34 @@ type driver struct {
 	// discarded rounds (step mode, records.md).
 	stepRounds, stepWarm int
 	lat                  latency // BENCH_OPS state (latency.go)
+	// warmNS and warmPasses: the warmup's phase record, written after the
+	// first measured pass (warmup); warmNS -1: none waits.
+	warmNS     int64
+	warmPasses int
 }
 
 func (d *driver) record(format string, args ...any) {
 	line := fmt.Sprintf(format, args...) + "\n"
+	sysN++
 	_, _ = d.out.WriteString(line) // one write(2) per record: lines never interleave
+}
+
+// The driver's own system calls (issue 20): with page-table isolation and
+// no PCID every system call flushes the TLB, so the driver makes none
+// between a discarded pass (the warmup, a step's discarded round) and the
+// measured pass after it, and counts those it makes between two measured
+// passes (the fault count, the sample's record, an ops slot's waits): sysN
+// counts the calls, sysMark is the count when the last pass ended; the
+// syscalls record says the most between two passes. What the Go runtime
+// does on its own (its monitor thread, a collection) is not counted.
+var sysN, sysMark int64
+
+// countingReader counts the reads of step mode's stdin.
+type countingReader struct{ r io.Reader }
+
+func (c countingReader) Read(p []byte) (int, error) {
+	sysN++
+	return c.r.Read(p)
 }
 
 // prelude holds the options of everything before the measured rounds.
@@ -153,7 +177,7 @@ func (d *driver) run(args []string) error {
 		return err
 	}
 	if *step {
-		d.step = bufio.NewReader(os.Stdin)
+		d.step = bufio.NewReader(countingReader{os.Stdin})
 		signal.Ignore(syscall.SIGPIPE)
 	}
 	if heapPad > 0 {
@@ -284,14 +308,19 @@ func (d *driver) parseSlots(list, batches string) error {
 }
 
 func (s *slot) pass() int64 {
+	var ns int64
 	if s.k > 1 {
-		return s.v.Batch(s.k)
+		ns = s.v.Batch(s.k)
+	} else {
+		ns = s.v.Once()
 	}
-	return s.v.Once()
+	sysMark = sysN
+	return ns
 }
 
 func minflt() int64 {
 	var ru syscall.Rusage
+	sysN++
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Minflt
 }
@@ -402,6 +431,9 @@ func (d *driver) settle(ms, minMS float64) {
 	d.record("phase name=settle ns=%d passes=%d stable=%d", Now()-t0, passes, b2i(stable))
 }
 
+// warmup runs the discarded rounds right before the measured ones; its
+// phase record waits in d.warmNS (-1: none) until the first measured pass
+// is over, so that no write comes between the two.
 func (d *driver) warmup(w int) {
 	t0 := Now()
 	for i := 0; i < w; i++ {
@@ -409,7 +441,14 @@ func (d *driver) warmup(w int) {
 			s.pass()
 		}
 	}
-	d.record("phase name=warmup ns=%d passes=%d", Now()-t0, w*len(d.slots))
+	d.warmNS, d.warmPasses = Now()-t0, w*len(d.slots)
+}
+
+func (d *driver) warmupRecord() {
+	if d.warmNS >= 0 {
+		d.record("phase name=warmup ns=%d passes=%d", d.warmNS, d.warmPasses)
+	}
+	d.warmNS = -1
 }
 
 // predictK is testing.B's predictN: aim 20% over the goal, grow at most 100x,
@@ -490,16 +529,30 @@ func (d *driver) stepWait() bool {
 // noticed by the next stepWait (SIGPIPE is ignored).
 func (d *driver) stepOK() {
 	if d.step != nil {
+		sysN++
 		_, _ = os.Stdout.WriteString("ok\n")
 	}
 }
 
-// measure runs the measured rounds; it returns true if step mode stopped it.
+// measure runs the measured rounds; it returns true if step mode stopped
+// it. A sample's minflt is the faults between the count after the pass
+// before and the count after it, and -1 (not counted) on the first
+// measured pass after discarded ones: its count before would be a system
+// call between them.
 func (d *driver) measure(rounds int) (bool, error) {
-	for r := 0; r < rounds; r++ {
+	fprev, firstMax, betweenMax, samples := int64(-1), int64(0), int64(0), 0
+	afterDiscard, stopped := true, false
+	defer func() {
+		d.warmupRecord()
+		if rounds > 0 {
+			d.record("syscalls after_discarded=%d between=%d samples=%d", firstMax, betweenMax, samples)
+		}
+	}()
+	for r := 0; r < rounds && !stopped; r++ {
 		if d.step != nil && r%d.stepRounds == 0 {
 			if !d.stepWait() {
-				return true, nil
+				stopped = true
+				break
 			}
 			// The peer's step ran in between: its effect on the caches
 			// is paid by discarded rounds, not measured ones.
@@ -508,13 +561,20 @@ func (d *driver) measure(rounds int) (bool, error) {
 					s.pass()
 				}
 			}
+			if d.stepWarm > 0 {
+				fprev, afterDiscard = -1, true
+			}
 		}
 		d.roundOrder()
 		for p, i := range d.order {
 			s := d.slots[i]
 			checksum.sum, checksum.used = 0, false
 			d.latBefore(i)
-			f0 := minflt()
+			if gap := sysN - sysMark; afterDiscard {
+				firstMax = max(firstMax, gap)
+			} else {
+				betweenMax = max(betweenMax, gap)
+			}
 			ns := s.pass()
 			f1 := minflt()
 			if err := d.latAfter(i); err != nil {
@@ -526,13 +586,20 @@ func (d *driver) measure(rounds int) (bool, error) {
 				s.csWant = checksum.want
 				s.csPasses += s.k
 			}
-			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, ns, f1-f0)
+			flt := int64(-1)
+			if fprev >= 0 {
+				flt = f1 - fprev
+			}
+			d.record("sample round=%d slot=%d pos=%d k=%d ns=%d minflt=%d", r, i, p, s.k, ns, flt)
+			d.warmupRecord()
+			fprev, afterDiscard = f1, false
+			samples++
 		}
 		if (r+1)%d.stepRounds == 0 || r+1 == rounds {
 			d.stepOK()
 		}
 	}
-	return false, nil
+	return stopped, nil
 }
 
 func (d *driver) checksums() {

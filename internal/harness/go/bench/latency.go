@@ -162,11 +162,16 @@ type latency struct {
 const rusageThread = 1
 
 // latWaits reads the thread's run delay (ns) and involuntary switches; -1
-// for what cannot be read.
+// for what cannot be read. Its two system calls come right before a pass
+// of an ops slot, after a discarded pass too: the waits must bracket the
+// pass that holds the worst operation, and a pass of n operations is long
+// beside the TLB refill a system call can cost (the syscalls record counts
+// them).
 func (d *driver) latWaits() (delay, nivcsw int64) {
 	delay, nivcsw = -1, -1
 	if f := d.lat.schedstat; f != nil {
 		var buf [128]byte
+		sysN++
 		if n, _ := f.ReadAt(buf[:], 0); n > 0 {
 			if fs := strings.Fields(string(buf[:n])); len(fs) >= 2 {
 				if v, err := strconv.ParseInt(fs[1], 10, 64); err == nil {
@@ -176,6 +181,7 @@ func (d *driver) latWaits() (delay, nivcsw int64) {
 		}
 	}
 	var ru syscall.Rusage
+	sysN++
 	if syscall.Getrusage(rusageThread, &ru) == nil {
 		nivcsw = ru.Nivcsw
 	}
