@@ -17,7 +17,7 @@ import (
 )
 
 //go:embed c/benchbook.h c/driver.c c/bench_freq.h go/bench/bench.go go/bench/driver.go go/bench/freq*.go go/bench/freq_amd64.s
-//go:embed go/bench/clock.go go/bench/pages.go
+//go:embed go/bench/clock.go go/bench/pages.go go/bench/flush.go go/bench/flush_amd64.go go/bench/flush_amd64.s go/bench/flush_other.go
 //go:embed c/latency.h c/latency.c go/bench/latency.go go/bench/ticks_amd64.go go/bench/ticks_amd64.s go/bench/ticks_arm64.go go/bench/ticks_arm64.s go/bench/ticks_other.go
 var files embed.FS
 

@@ -3,9 +3,12 @@ package harness
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/measuretest"
 )
 
 // A store to a static variable of the cell stays between the two clock
@@ -215,6 +218,68 @@ func TestSettleZero(t *testing.T) {
 			some := recordOf(t, runKernel(t, k, "-slots", "sink,discarded", "-settle-ms", "0.001", "-warmup", "0", "-rounds", "1"), "phase", "settle")
 			if p, err := some.Int("passes"); err != nil || p < 2 {
 				t.Errorf("-settle-ms 0.001: passes=%q (%v), want at least one round of 2 slots", some.Fields["passes"], err)
+			}
+		})
+	}
+}
+
+// The eviction before a cold pass after setup flushes the process's own
+// pages (harness version 10): a random pointer chase over 8 MiB that setup
+// built and so left in the caches reads slower on its cold pass than warm,
+// as it does after the stream eviction (-evict-bytes) it replaced, and the
+// flush faults nothing in. The flush, not the stream, scales with what the
+// process holds: its bytes are at least the chase's and far below a
+// stream of twice the last-level cache.
+func TestColdAfterFlush(t *testing.T) {
+	measuretest.Gate(t)
+	if runtime.GOARCH != "amd64" {
+		t.Skip("the flush is CLFLUSH: amd64 only; elsewhere evict writes a stream")
+	}
+	const setupC = "#define N (1 << 20)\nstatic unsigned long next_[N];\n" +
+		"BENCH_SETUP() { for (unsigned long i = 0; i < N; i++) next_[i] = i;\n" +
+		"  unsigned long x = 88172645463325252UL; for (unsigned long i = N - 1; i > 0; i--) { x ^= x << 13; x ^= x >> 7; x ^= x << 17;\n" +
+		"    unsigned long j = x % i, t = next_[i]; next_[i] = next_[j]; next_[j] = t; } }\n" +
+		"BENCH(chase) { unsigned long p = 0; for (long i = 0; i < N; i++) p = next_[p]; bench_sink(p); }\n"
+	const setupGo = "const N = 1 << 20\n\nvar next [N]uint64\n\nfunc Setup() {\n\tfor i := range next {\n\t\tnext[i] = uint64(i)\n\t}\n" +
+		"\tx := uint64(88172645463325252)\n\tfor i := uint64(N - 1); i > 0; i-- {\n\t\tx ^= x << 13\n\t\tx ^= x >> 7\n\t\tx ^= x << 17\n" +
+		"\t\tj := x % i\n\t\tnext[i], next[j] = next[j], next[i]\n\t}\n}\n\n" +
+		"func BenchChase() {\n\tvar p uint64\n\tfor i := 0; i < N; i++ {\n\t\tp = next[p]\n\t}\n\tbench.Sink(p)\n}\n"
+	for _, tc := range []struct{ lang, code string }{{"c", setupC}, {"go", setupGo}} {
+		t.Run(tc.lang, func(t *testing.T) {
+			k := build(t, Spec{Name: "chase", Lang: tc.lang, Code: tc.code, Line: 2, Label: "Cell[1]", CacheDir: t.TempDir()})
+			run := func(extra ...string) (cold, warm float64, evict Record) {
+				recs := runKernel(t, k, append([]string{"-slots", "chase", "-cold", "chase", "-cold-after-setup", "-settle-ms", "0", "-rounds", "5"}, extra...)...)
+				c := recordOf(t, recs, "cold", "")
+				cold, _ = c.Float("ns")
+				if f, _ := c.Int("minflt"); f > 16 {
+					t.Errorf("%v: the cold pass took %d page faults after the eviction", extra, f)
+				}
+				var ws []float64
+				for _, r := range recs {
+					if ns, err := r.Float("ns"); r.Kind == "sample" && err == nil {
+						ws = append(ws, ns)
+					}
+				}
+				slices.Sort(ws)
+				return cold, ws[len(ws)/2], recordOf(t, recs, "phase", "evict")
+			}
+			cold, warm, ev := run()
+			if ev.Fields["how"] != "flush" {
+				t.Fatalf("evict %v, want how=flush", ev.Fields)
+			}
+			if b, _ := ev.Int("bytes"); b < 8<<20 || b > 512<<20 {
+				t.Errorf("flushed %d bytes: want at least the chase's 8 MiB and nothing like a stream over the cache", b)
+			}
+			sCold, sWarm, sev := run("-evict-bytes", "268435456")
+			if sev.Fields["how"] != "write" {
+				t.Errorf("evict %v, want how=write with -evict-bytes", sev.Fields)
+			}
+			t.Logf("%s: flush: cold %.2f ms, warm %.2f ms (%s); stream: cold %.2f ms, warm %.2f ms (%s)", tc.lang, cold/1e6, warm/1e6, ev.Fields["ns"], sCold/1e6, sWarm/1e6, sev.Fields["ns"])
+			if cold < 1.2*warm {
+				t.Errorf("after the flush the cold pass took %.2f ms against %.2f ms warm: the chase was still cached", cold/1e6, warm/1e6)
+			}
+			if cold < 0.5*sCold {
+				t.Errorf("after the flush the cold pass took %.2f ms, after a 256 MiB stream %.2f ms: the flush left data cached", cold/1e6, sCold/1e6)
 			}
 		})
 	}

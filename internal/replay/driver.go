@@ -431,7 +431,11 @@ func (d *driver) prelude(a harness.Args) error {
 		if bytes == 0 {
 			bytes = 64 << 20
 		}
-		d.record("phase name=evict ns=%d bytes=%d huge=0", bytes/1000, bytes)
+		how := "write"
+		if a.EvictBytes == 0 {
+			bytes, how = 8<<20, "flush" // as the drivers: the process's own pages flushed
+		}
+		d.record("phase name=evict ns=%d bytes=%d huge=0 how=%s", bytes/1000, bytes, how)
 		if err := d.cold(a.Cold, "setup"); err != nil {
 			return err
 		}

@@ -499,7 +499,7 @@ func (r *runner) interleavedSlots() []string {
 // twice: the A/A control. With a baseline it is the before/after in blocks.
 // Its processes take no cold pass: nothing reads it (the cold series is the
 // fresh processes'), and with cold=after-setup it would cost each of them
-// an eviction of twice the last-level cache.
+// an eviction.
 func (r *runner) interleaved(ctx context.Context) error {
 	slots := r.interleavedSlots()
 	if r.base != nil {

@@ -131,7 +131,7 @@ func (d *driver) run(args []string) error {
 	step := fs.Bool("step", false, "wait for a line on stdin before the prelude and each round")
 	fs.BoolVar(&p.coldAfterSetup, "cold-after-setup", false, "take the cold pass after setup and an eviction of the caches")
 	var stackPad, heapPad int64
-	fs.Func("evict-bytes", "bytes the eviction writes and reads (default twice the last-level cache)", decimal(&p.evictBytes))
+	fs.Func("evict-bytes", "bytes the eviction writes instead of flushing the process's own pages (default: the flush)", decimal(&p.evictBytes))
 	fs.Func("stack-pad", "move the stack of the measuring code down by this many bytes", decimal(&stackPad))
 	fs.Func("heap-pad", "allocate and keep this many bytes before setup", decimal(&heapPad))
 	noASLR := fs.Bool("no-aslr", false, "re-execute once with address space randomisation off")
@@ -679,20 +679,31 @@ func llcBytes() int64 {
 
 var evictSink byte
 
-// evict writes then reads one byte in every 64 of a fresh mapping of bytes
-// bytes (default: twice the last-level cache, else 64 MiB), so that what
-// setup left in the caches is gone before the cold pass; the mapping is
-// unmapped again (not Go heap: no garbage for a later GC). MAP_POPULATE
+// evict empties the caches of what setup left in them before the cold
+// pass: by default it flushes the process's own pages (flushOwn); with
+// bytes > 0 (-evict-bytes), or where it cannot flush, it writes one byte
+// in every 64 of a fresh mapping of bytes bytes (default: twice the
+// last-level cache, else 64 MiB), unmapped again (not Go heap: no garbage
+// for a later GC). MAP_POPULATE
 // allocates its pages in the one call rather than a fault each; either
 // way outside the cold pass.
 func (d *driver) evict(bytes int64) error {
+	t0 := Now()
 	if bytes <= 0 {
+		// The process's own pages flushed (flushOwn), as the C driver's
+		// evict; a stream where it cannot.
+		if flushed := flushOwn(); flushed >= 0 {
+			if err := evictTLB(); err != nil {
+				return err
+			}
+			d.record("phase name=evict ns=%d bytes=%d huge=0 how=flush", Now()-t0, flushed)
+			return nil
+		}
 		bytes = 64 << 20
 		if llc := llcBytes(); llc > 0 {
 			bytes = 2 * llc
 		}
 	}
-	t0 := Now()
 	// Huge pages allocated in one call, else 4 KiB pages with MAP_POPULATE,
 	// one write per cache line (as the C driver's evict, which says why).
 	const huge = 2 << 20
@@ -718,21 +729,28 @@ func (d *driver) evict(bytes int64) error {
 	evictSink = p[len(p)-1]
 	_ = syscall.Munmap(m)
 	if hugepages == 1 {
-		// The TLB too, as the C driver's evict: one write to each page of
-		// a 4 KiB-page mapping of evictTLBPages pages.
-		q, err := syscall.Mmap(-1, 0, evictTLBPages*4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
-		if err != nil {
-			return fmt.Errorf("evict: mmap failed: %w", err)
+		if err := evictTLB(); err != nil {
+			return err
 		}
-		_ = syscall.Madvise(q, syscall.MADV_NOHUGEPAGE)
-		_ = syscall.Madvise(q, madvPopulateWrite)
-		for i := 0; i < len(q); i += 4096 {
-			q[i] = byte(i)
-		}
-		evictSink ^= q[len(q)-1]
-		_ = syscall.Munmap(q)
 	}
-	d.record("phase name=evict ns=%d bytes=%d huge=%d", Now()-t0, bytes, hugepages)
+	d.record("phase name=evict ns=%d bytes=%d huge=%d how=write", Now()-t0, bytes, hugepages)
+	return nil
+}
+
+// evictTLB: the TLB too, as the C driver's evict_tlb: one write to each
+// page of a 4 KiB-page mapping of evictTLBPages pages.
+func evictTLB() error {
+	q, err := syscall.Mmap(-1, 0, evictTLBPages*4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return fmt.Errorf("evict: mmap failed: %w", err)
+	}
+	_ = syscall.Madvise(q, syscall.MADV_NOHUGEPAGE)
+	_ = syscall.Madvise(q, madvPopulateWrite)
+	for i := 0; i < len(q); i += 4096 {
+		q[i] = byte(i)
+	}
+	evictSink ^= q[len(q)-1]
+	_ = syscall.Munmap(q)
 	return nil
 }
 
