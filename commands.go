@@ -15,8 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/cells"
-	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/kernel"
@@ -110,7 +111,7 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	}
 	useToolPath()
 	killOrphans(stderr)
-	root, err := harness.BecomeRoot()
+	root, err := procs.BecomeRoot()
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
@@ -128,10 +129,10 @@ func cmdKernel(args []string, stderr io.Writer) error {
 	// when the console or server that started it is killed, nothing else
 	// ends it (issue 23 item 10). As ipykernel, it exits when its parent
 	// goes.
-	ctx, stop := harness.ParentWatch(context.Background(), time.Second)
+	ctx, stop := procs.ParentWatch(context.Background(), time.Second)
 	defer stop()
 	err = kernel.Run(ctx, *conn, engine{s: s, dir: wd}, stderr)
-	if cause := context.Cause(ctx); errors.Is(cause, harness.ErrParentGone) {
+	if cause := context.Cause(ctx); errors.Is(cause, procs.ErrParentGone) {
 		fmt.Fprintf(stderr, "benchbook kernel: %v: shutting down\n", cause)
 	}
 	return err
@@ -165,7 +166,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		*out = strings.TrimSuffix(in, ".ipynb") + ".executed.ipynb"
 	}
 	killOrphans(stderr)
-	root, err := harness.BecomeRoot()
+	root, err := procs.BecomeRoot()
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
 	}
@@ -226,9 +227,9 @@ func partialPath(out string) string {
 }
 
 // killOrphans kills what the processes of a benchbook that was killed left
-// behind (harness.KillOrphans) and says so.
+// behind (procs.KillOrphans) and says so.
 func killOrphans(stderr io.Writer) {
-	if pids := harness.KillOrphans(); len(pids) > 0 {
+	if pids := procs.KillOrphans(); len(pids) > 0 {
 		fmt.Fprintf(stderr, "benchbook: killed %d processes left behind by a benchbook that was killed: %v\n", len(pids), pids)
 	}
 }
@@ -236,13 +237,13 @@ func killOrphans(stderr io.Writer) {
 // lockOutput makes sure only one benchbook run writes out at a time: two
 // runs of one notebook would write the same executed notebook, and the last
 // would silently replace the other's. The lock is flock(2) on a hidden file
-// beside out (harness.LockFile: a link or another user's file there is
+// beside out (procs.LockFile: a link or another user's file there is
 // refused), so it goes with a run that is killed; the file is removed when
 // the run ends, and by the run's guard when it is killed.
 func lockOutput(out string) (func(), error) {
 	name := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".lock")
-	unlock, err := harness.LockFile(name)
-	if errors.Is(err, harness.ErrLocked) {
+	unlock, err := procs.LockFile(name)
+	if errors.Is(err, procs.ErrLocked) {
 		return nil, fmt.Errorf("run: another benchbook run is writing %s (%s is locked): wait for it, or give this one -o OTHER.ipynb", out, name)
 	}
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/procs"
 )
 
 // runShell runs a "!" line with /bin/sh -c in its own process group, its
@@ -34,7 +34,7 @@ func (s *Session) runShell(c *cellRun, seg segment) *Error {
 	// Pdeathsig fires only when it dies; what the line leaves running
 	// (!cmd &) carries the kernel's root and dies with the kernel
 	// (harness/root.go).
-	err := harness.StartCmd(cmd)
+	err := procs.StartCmd(cmd)
 	if err == nil {
 		err = cmd.Wait()
 	}

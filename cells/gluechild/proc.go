@@ -15,8 +15,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/cells/glue"
-	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -68,7 +69,7 @@ func startProc(opt Options, lim Limits, handle Handler, onState func(*glue.State
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stderr, err := cmd.StderrPipe()
 	if err == nil {
-		err = harness.StartCmd(cmd) // from the thread that lives as long as this process: Pdeathsig
+		err = procs.StartCmd(cmd) // from the thread that lives as long as this process: Pdeathsig
 	}
 	inR.Close()
 	outW.Close()

@@ -10,7 +10,7 @@ import (
 // it exits (Pdeathsig), and a thread exits when a goroutine that locked it
 // ends, as a load=N thread does. Started from such a goroutine, the child
 // must live on: it is started from the one thread that lives as long as
-// the process (harness.StartCmd). Three times: the runtime never ends the
+// the process (procs.StartCmd). Three times: the runtime never ends the
 // main thread (it parks it for good), so the first goroutine may land on
 // it and prove nothing; the later ones cannot.
 func TestChildOutlivesTheThreadThatStartedIt(t *testing.T) {

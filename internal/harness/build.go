@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/asm"
 )
 
@@ -268,7 +270,7 @@ func Build(ctx context.Context, spec Spec) (*Kernel, error) {
 	}
 	// Removed on return, or by the guard when this process is killed
 	// first (root.go).
-	defer Track("dir", dir)()
+	defer procs.Track("dir", dir)()
 	defer os.RemoveAll(dir)
 	compileSpec := spec
 	compileSpec.Label = compileLabel
@@ -397,7 +399,7 @@ func compileAndStore(ctx context.Context, tc toolchain, spec Spec, p prepared, f
 		SourceSHA256: sha256Hex([]byte(spec.Code)), Inputs: withDeps(inputs, deps), Deps: deps, Setup: setup, Warnings: warnings,
 		Source: spec.Code, Label: compileLabel, Variants: variants}
 	if depErr != nil {
-		k.Inputs["deps"] = "unknown " + newTag()
+		k.Inputs["deps"] = "unknown " + procs.NewTag()
 	}
 	k.Key = cacheKey(k.Inputs)
 	entry := filepath.Join(c.dir, "build", k.Key)
@@ -649,7 +651,7 @@ func store(entry, binary string, k *Kernel, replace bool) error {
 	if err != nil {
 		return fmt.Errorf("build cache: %w", err)
 	}
-	defer Track("dir", tmp)()
+	defer procs.Track("dir", tmp)()
 	defer os.RemoveAll(tmp)
 	if err := copyFile(binary, filepath.Join(tmp, "kernel"), 0o700); err != nil {
 		return fmt.Errorf("build cache: %w", err)

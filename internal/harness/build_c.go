@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/asm"
 )
 
@@ -30,7 +32,7 @@ func (cToolchain) identity(ctx context.Context) (string, string, error) {
 		return "", "", &Error{Stage: "toolchain", Message: fmt.Sprintf(
 			"the C compiler %q is not on PATH: install the Debian package gcc (apt-get install gcc) or set CC", cc)}
 	}
-	out, err := OutputProc(ctx, command("", path, "--version"))
+	out, err := procs.OutputProc(ctx, command("", path, "--version"))
 	if err != nil && ctx.Err() != nil {
 		return "", "", ctx.Err()
 	}
@@ -138,7 +140,7 @@ func runCC(ctx context.Context, path string, flags []string, dir, out string, li
 	cmd.Env = append(cmd.Env, "TMPDIR="+dir, "SUNPRO_DEPENDENCIES="+ccDepFile)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := RunProc(ctx, cmd)
+	err := procs.RunProc(ctx, cmd)
 	return tidyCompilerOutput(buf.String(), dir), err
 }
 
@@ -185,7 +187,7 @@ func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]as
 	if err != nil {
 		return nil, "", &Error{Stage: "toolchain", Message: "objdump is not on PATH: install the Debian package binutils (apt-get install binutils)"}
 	}
-	out, err := OutputProc(ctx, command("", path, "-d", "--no-show-raw-insn", binary))
+	out, err := procs.OutputProc(ctx, command("", path, "-d", "--no-show-raw-insn", binary))
 	if err != nil && ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
@@ -198,7 +200,7 @@ func (cToolchain) disassemble(ctx context.Context, binary string) (map[string]as
 
 // command is a tool's command line with the C locale, so that tool output
 // has plain ASCII quotes and English words the parsers expect; it is run
-// with RunProc or OutputProc, which account for every process it starts.
+// with procs.RunProc or procs.OutputProc, which account for every process it starts.
 func command(dir, path string, args ...string) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.Dir = dir

@@ -17,6 +17,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/asm"
 )
 
@@ -38,7 +40,7 @@ func (goToolchain) identity(ctx context.Context) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	out, err := OutputProc(ctx, command("", path, "version"))
+	out, err := procs.OutputProc(ctx, command("", path, "version"))
 	if err != nil && ctx.Err() != nil {
 		return "", "", ctx.Err()
 	}
@@ -281,7 +283,7 @@ func goCompile(ctx context.Context, spec Spec, sub, flags []string, dir, out str
 	cmd.Dir, cmd.Env = dir, append(goEnv(), "GOTMPDIR="+tmp)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err = RunProc(ctx, cmd)
+	err = procs.RunProc(ctx, cmd)
 	msg := tidyGoOutput(buf.String(), dir)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -321,7 +323,7 @@ func (goToolchain) disassemble(ctx context.Context, binary string) (map[string]a
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^main\.`, binary))
+	out, err := procs.OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^main\.`, binary))
 	if err != nil && ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
@@ -364,7 +366,7 @@ func goListDeps(ctx context.Context, extra, flags []string, dir string) ([]strin
 	cmd.Dir, cmd.Env = dir, append(goEnv(), "GOTMPDIR="+filepath.Join(dir, ".gotmp"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	out, err := OutputProc(ctx, cmd)
+	out, err := procs.OutputProc(ctx, cmd)
 	if err != nil {
 		return nil, fmt.Errorf("go list -deps: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/asm"
 )
 
@@ -269,7 +271,7 @@ func (gotestToolchain) disassemble(ctx context.Context, binary string) (map[stri
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^`+regexp.QuoteMeta(gotestPackage)+`\.`, binary))
+	out, err := procs.OutputProc(ctx, command("", path, "tool", "objdump", "-s", `^`+regexp.QuoteMeta(gotestPackage)+`\.`, binary))
 	if err != nil && ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/benchbook/benchbook/internal/procs"
 )
 
 // What reaches a binary besides the cell and the harness (the generated
@@ -80,7 +82,7 @@ func loadManifest(path string) manifest {
 	if err != nil || !fi.Mode().IsRegular() || untrusted(fi) != "" {
 		return m
 	}
-	b, err := ReadRegular(path, 64<<20)
+	b, err := procs.ReadRegular(path, 64<<20)
 	if err != nil {
 		return manifest{}
 	}

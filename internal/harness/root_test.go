@@ -6,64 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// A process started with StartCmd keeps its Pdeathsig for the life of
-// this process, even when the goroutine that asked for it locked its OS
-// thread and ended (which ends the thread); a plain cmd.Start from such a
-// goroutine dies with the thread: the failure StartCmd prevents, shown on
-// the same setup. Three rounds, as the first goroutine may run on the main
-// thread, which the runtime never ends.
-func TestStartCmdOutlivesTheCallersThread(t *testing.T) {
-	start := func(useSpawner bool) *exec.Cmd {
-		ch := make(chan *exec.Cmd, 1)
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
-			cmd := exec.Command("sleep", "300")
-			cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-			var err error
-			if useSpawner {
-				err = StartCmd(cmd)
-			} else {
-				err = cmd.Start()
-			}
-			if err != nil {
-				t.Error(err)
-			}
-			ch <- cmd
-		}()
-		cmd := <-ch
-		exited := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(exited) }()
-		select {
-		case <-exited:
-		case <-time.After(300 * time.Millisecond):
-		}
-		return cmd
-	}
-	plainDied := 0
-	for round := 1; round <= 3; round++ {
-		cmd := start(true)
-		if cmd.ProcessState != nil {
-			t.Fatalf("round %d: started by StartCmd, it died with the caller's thread: %v", round, cmd.ProcessState)
-		}
-		_ = cmd.Process.Kill()
-		if plain := start(false); plain.ProcessState != nil {
-			plainDied++
-		} else {
-			_ = plain.Process.Kill()
-		}
-	}
-	if plainDied == 0 {
-		t.Error("a plain cmd.Start from a locked goroutine that ended never died: the test shows nothing")
-	}
-}
+	"github.com/benchbook/benchbook/internal/procs"
+	"github.com/benchbook/benchbook/internal/procs/procstest"
+)
 
 // helperRoot is a benchbook stand-in run by the tests below as a process
 // of its own ($BB_ROOT_HELPER names what it does, in $BB_ROOT_DIR).
@@ -74,14 +24,14 @@ func TestHelperRoot(t *testing.T) {
 	}
 	mark := func(name, text string) { _ = os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600) }
 	if mode == "parent" {
-		ctx, stop := ParentWatch(context.Background(), 20*time.Millisecond)
+		ctx, stop := procs.ParentWatch(context.Background(), 20*time.Millisecond)
 		defer stop()
 		mark("watching", "")
 		<-ctx.Done()
 		mark("cause", context.Cause(ctx).Error())
 		return
 	}
-	root, err := BecomeRoot()
+	root, err := procs.BecomeRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +39,11 @@ func TestHelperRoot(t *testing.T) {
 	// A shell line that leaves jobs running, one in a session of its own.
 	sh := exec.Command("sh", "-c", "sleep 300 & echo $! > "+filepath.Join(dir, "bg")+"; setsid sleep 300 & echo $! >> "+filepath.Join(dir, "bg"))
 	sh.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := StartCmd(sh); err != nil {
+	if err := procs.StartCmd(sh); err != nil {
 		t.Fatal(err)
 	}
 	_ = sh.Wait()
-	unlock, err := LockFile(filepath.Join(dir, ".out.lock"))
+	unlock, err := procs.LockFile(filepath.Join(dir, ".out.lock"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,37 +97,6 @@ func waitFile(t *testing.T, dir, name string, limit time.Duration) string {
 	}
 }
 
-// carrying lists the live processes that carry root id.
-func carrying(id string) func() []string {
-	return func() []string {
-		var out []string
-		for _, pid := range scanRoots(func(roots []string) bool { return containsRoot(roots, id) }, false) {
-			b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-			out = append(out, fmt.Sprintf("%d: %s", pid, strings.ReplaceAll(string(b), "\x00", " ")))
-		}
-		return out
-	}
-}
-
-// guardsOf lists the live guards of root id.
-func guardsOf(id string) func() []string {
-	return func() []string {
-		var out []string
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			pid, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			env, _ := os.ReadFile("/proc/" + e.Name() + "/environ")
-			if strings.Contains("\x00"+string(env), "\x00"+guardEnv+"="+id+"\x00") && alive(pid) {
-				out = append(out, e.Name())
-			}
-		}
-		return out
-	}
-}
-
 // Issue 23 item 10: a benchbook killed with SIGKILL in the middle of a
 // real build leaves nothing: not the cc1 that compiles (which outlived it
 // for 10-18 s), not the build folder, not the jobs a shell line left in
@@ -191,16 +110,16 @@ func TestSIGKILLMidBuildLeavesNothing(t *testing.T) {
 	helper, dir := startHelper(t, "build", "TMPDIR="+tmp)
 	id := waitFile(t, dir, "root", 10*time.Second)
 	waitFile(t, dir, "building", 10*time.Second)
-	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(strings.Join(mentioning(tmp), "\n"), "cc1"); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(strings.Join(procstest.Mentioning(tmp), "\n"), "cc1"); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("cc1 never ran")
 		}
 	}
-	if len(guardsOf(id)()) != 1 {
+	if len(procstest.GuardsOf(id)()) != 1 {
 		t.Fatal("no guard runs")
 	}
-	bg := pidsIn(t, filepath.Join(dir, "bg"))
-	if len(bg) != 2 || !alive(bg[0]) || !alive(bg[1]) {
+	bg := procstest.PidsIn(t, filepath.Join(dir, "bg"))
+	if len(bg) != 2 || !procstest.Alive(bg[0]) || !procstest.Alive(bg[1]) {
 		t.Fatalf("the background jobs %v do not run", bg)
 	}
 	if err := helper.Process.Signal(syscall.SIGKILL); err != nil {
@@ -210,10 +129,10 @@ func TestSIGKILLMidBuildLeavesNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "built")); err == nil {
 		t.Fatal("the build finished before the kill: the test shows nothing")
 	}
-	waitGoneWithin(t, 3*time.Second, func() []string { return mentioning(tmp) })
-	waitGoneWithin(t, 3*time.Second, carrying(id))
-	waitGoneWithin(t, 3*time.Second, livePids(bg))
-	waitGoneWithin(t, 3*time.Second, guardsOf(id))
+	procstest.WaitGoneWithin(t, 3*time.Second, func() []string { return procstest.Mentioning(tmp) })
+	procstest.WaitGoneWithin(t, 3*time.Second, procstest.Carrying(id))
+	procstest.WaitGoneWithin(t, 3*time.Second, procstest.LivePids(bg))
+	procstest.WaitGoneWithin(t, 3*time.Second, procstest.GuardsOf(id))
 	left, _ := os.ReadDir(tmp)
 	for _, e := range left {
 		if strings.HasPrefix(e.Name(), "benchbook-build-") {
@@ -225,18 +144,18 @@ func TestSIGKILLMidBuildLeavesNothing(t *testing.T) {
 	}
 }
 
-// On shutdown (Root.Stop) the jobs a shell line left running are killed,
+// On shutdown (procs.Root.Stop) the jobs a shell line left running are killed,
 // the guard exits and the lock file is gone.
 func TestRootStopKillsLeftovers(t *testing.T) {
 	_, dir := startHelper(t, "stop")
 	id := waitFile(t, dir, "root", 10*time.Second)
 	waitFile(t, dir, "stopped", 10*time.Second)
-	bg := pidsIn(t, filepath.Join(dir, "bg"))
+	bg := procstest.PidsIn(t, filepath.Join(dir, "bg"))
 	if len(bg) != 2 {
 		t.Fatalf("background jobs %v", bg)
 	}
-	waitGoneWithin(t, time.Second, livePids(bg))
-	waitGoneWithin(t, 2*time.Second, guardsOf(id))
+	procstest.WaitGoneWithin(t, time.Second, procstest.LivePids(bg))
+	procstest.WaitGoneWithin(t, 2*time.Second, procstest.GuardsOf(id))
 	if _, err := os.Lstat(filepath.Join(dir, ".out.lock")); err == nil {
 		t.Error("the lock file is left behind")
 	}
@@ -258,21 +177,5 @@ func TestParentWatch(t *testing.T) {
 	_ = parent.Wait()
 	if cause := waitFile(t, dir, "cause", 2*time.Second); !strings.Contains(cause, "parent process") {
 		t.Errorf("cause %q", cause)
-	}
-}
-
-// waitGoneWithin is waitGone with a limit of its own.
-func waitGoneWithin(t *testing.T, limit time.Duration, list func() []string) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		left := list()
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("left behind after %s:\n%s", limit, strings.Join(left, "\n"))
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/benchbook/benchbook/internal/procs"
 	"io"
 	"os"
 	"os/exec"
@@ -100,10 +101,10 @@ const MaxRecordFile = 1 << 30
 
 // ReadRecordFile reads the records of one process. The file must be a
 // regular file, not a link (a FIFO or /dev/urandom in its place would hang
-// the reader or never end: harness.OpenRegular), of at most MaxRecordFile
+// the reader or never end: procs.OpenRegular), of at most MaxRecordFile
 // bytes. A missing file has no records.
 func ReadRecordFile(path string) ([]harness.Record, error) {
-	f, err := harness.OpenRegular(path)
+	f, err := procs.OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/procs"
 )
 
 // Stepped is a kernel process in step mode (-step, records.md): it waits
@@ -22,7 +22,7 @@ type Stepped struct {
 	p        *Proc
 	stdin    io.WriteCloser
 	lines    chan string
-	hp       *harness.Proc
+	hp       *procs.Proc
 	out      *TailBuffer
 	deadline time.Time
 	exited   bool
@@ -130,7 +130,7 @@ func StartStepped(cmd *exec.Cmd, p *Proc, label string, timeout time.Duration) (
 		return nil, err
 	}
 	cmd.Stdout = w
-	s.hp, err = harness.StartProc(cmd)
+	s.hp, err = procs.StartProc(cmd)
 	w.Close()
 	if err != nil {
 		stdout.Close()

@@ -8,13 +8,15 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/kproc"
 	"github.com/benchbook/benchbook/internal/result"
 )
 
 // exec runs the kernel binary once and reads the records it wrote. The
-// process runs in its own process group (harness.StartProc); cancelling ctx
+// process runs in its own process group (procs.StartProc); cancelling ctx
 // or its timeout kills the whole group at once, and whatever it started is
 // killed when it exits, whether it succeeded or not.
 func (r *runner) exec(ctx context.Context, label string, a harness.Args) (*proc, error) {
@@ -65,7 +67,7 @@ func (r *runner) execBin(ctx context.Context, bin, label string, a harness.Args)
 	p, cmd := r.newProc(bin, label, a)
 	out := kproc.NewTailBuffer(16 << 10)
 	cmd.Stdout, cmd.Stderr = out, out
-	hp, err := harness.StartProc(cmd)
+	hp, err := procs.StartProc(cmd)
 	if err != nil {
 		return p, fmt.Errorf("%s: cannot start the kernel: %w", label, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/kproc"
 )
@@ -48,7 +50,7 @@ func Recover(dir string) (*Result, error) {
 	if _, err := os.Stat(filepath.Join(dir, ResultFile)); err == nil {
 		return nil, fmt.Errorf("%s has its %s: %w; recover is for a run that was killed", dir, ResultFile, ErrFinished)
 	}
-	b, err := harness.ReadRegular(filepath.Join(dir, RunFile), kproc.MaxRecordFile)
+	b, err := procs.ReadRegular(filepath.Join(dir, RunFile), kproc.MaxRecordFile)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w (a run writes it once its measuring begins)", err)
 	}

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/procs"
+
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/internal/numtext"
@@ -261,8 +263,8 @@ func newResult(k *harness.Kernel, opt Options) *Result {
 // base (a results folder beside the notebook) or the user cache: a new
 // folder, created exclusively (two runs started in the same millisecond get
 // two), private to the user (0700). base must be a folder of this user's,
-// not a link (harness.OwnDir), and the new folder is made in it without
-// following one (harness.MkdirIn).
+// not a link (procs.OwnDir), and the new folder is made in it without
+// following one (procs.MkdirIn).
 func rawDir(base, kernel string) (string, error) {
 	if base == "" {
 		cache, err := harness.DefaultCacheDir()
@@ -271,14 +273,14 @@ func rawDir(base, kernel string) (string, error) {
 		}
 		base = filepath.Join(cache, "results")
 	}
-	if err := harness.OwnDir(base); err != nil {
+	if err := procs.OwnDir(base); err != nil {
 		return "", fmt.Errorf("results folder: %w", err)
 	}
 	stamp := strings.ReplaceAll(time.Now().Format("20060102-150405.000"), ".", "-")
 	for range 10 {
 		var suffix [4]byte
 		_, _ = rand.Read(suffix[:])
-		dir, err := harness.MkdirIn(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
+		dir, err := procs.MkdirIn(base, fmt.Sprintf("%s-%s-%x", kernel, stamp, suffix))
 		if err == nil {
 			return dir, nil
 		}

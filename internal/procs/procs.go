@@ -1,4 +1,4 @@
-package harness
+package procs
 
 import (
 	"bytes"
@@ -73,7 +73,7 @@ type Proc struct {
 // be any writers (the same one for both shares a pipe); they are written
 // only by StartProc's copiers until Wait or Kill returns.
 func StartProc(cmd *exec.Cmd) (*Proc, error) {
-	p := &Proc{Cmd: cmd, tag: newTag(), done: make(chan struct{})}
+	p := &Proc{Cmd: cmd, tag: NewTag(), done: make(chan struct{})}
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
@@ -226,10 +226,10 @@ func killGroup(pgid int) {
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
-// newTag is OWNERPID-OWNERSTART-RANDOM: the benchbook process that starts
+// NewTag is OWNERPID-OWNERSTART-RANDOM: the benchbook process that starts
 // the process, by pid and start time (so that a reused pid is told apart),
 // and a random part that tells its processes apart.
-func newTag() string {
+func NewTag() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return fmt.Sprintf("%d-%d-%s", os.Getpid(), startTime(os.Getpid()), hex.EncodeToString(b[:]))

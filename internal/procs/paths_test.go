@@ -1,4 +1,4 @@
-package harness
+package procs
 
 import (
 	"errors"
@@ -9,6 +9,9 @@ import (
 	"testing"
 	"time"
 )
+
+// nobody is the uid the tests give a file another user owns.
+const nobody = 65534
 
 // A lock is held by one taker at a time, and its file is gone once it is
 // released.

@@ -1,4 +1,4 @@
-package harness
+package procs
 
 import (
 	"bufio"
@@ -35,17 +35,17 @@ import (
 //     that is gone (what escaped a guard that was killed too).
 //
 // The guard is this same executable (/proc/self/exe) started with
-// guardEnv set: the package's init runs it and exits before main.
+// GuardEnv set: the package's init runs it and exits before main.
 
 // RootEnv is the environment variable listing the roots a process
 // belongs to (comma-separated PID-STARTTIME ids, the outermost first).
 const RootEnv = "BENCHBOOK_ROOT"
 
-// guardEnv makes the process a guard of the root it names.
-const guardEnv = "BENCHBOOK_GUARD"
+// GuardEnv makes the process a guard of the root it names.
+const GuardEnv = "BENCHBOOK_GUARD"
 
 func init() {
-	if id := os.Getenv(guardEnv); id != "" {
+	if id := os.Getenv(GuardEnv); id != "" {
 		os.Exit(runGuard(id, os.Stdin))
 	}
 }
@@ -104,11 +104,11 @@ func (r *Root) startGuard() error {
 	cmd.Dir = "/"
 	for _, e := range os.Environ() {
 		k, _, _ := strings.Cut(e, "=")
-		if k != RootEnv && k != ProcEnv && k != guardEnv {
+		if k != RootEnv && k != ProcEnv && k != GuardEnv {
 			cmd.Env = append(cmd.Env, e)
 		}
 	}
-	cmd.Env = append(cmd.Env, guardEnv+"="+r.id)
+	cmd.Env = append(cmd.Env, GuardEnv+"="+r.id)
 	cmd.Stdin = rd // stdout and stderr /dev/null: a pipe it held would keep a reader of ours waiting
 	// No Pdeathsig: the guard outlives this process; a session of its own
 	// keeps a terminal's signals and a kill of this group away from it.
@@ -243,6 +243,12 @@ func containsRoot(roots []string, id string) bool {
 		}
 	}
 	return false
+}
+
+// Carrying lists this user's live processes (but this one) that carry root
+// id in RootEnv.
+func Carrying(id string) []int {
+	return scanRoots(func(roots []string) bool { return containsRoot(roots, id) }, false)
 }
 
 // scanRoots finds this user's live processes (but this one) whose RootEnv
