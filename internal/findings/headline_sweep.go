@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/result"
+	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
 // The claims of a sweep's headline lines (SweepHeadline); internal/prose's
@@ -46,13 +47,13 @@ func SweepHeadline(rs []*result.Result) []HeadlineLine {
 				of = " at " + names[i]
 			}
 			if len(c) == 1 {
-				_, m, _ := Quartiles(c[0].PerEl)
+				_, m, _ := stats.Quartiles(c[0].PerEl)
 				out = append(out, HeadlineLine{Variant: variant, Claim: ClaimSweepHeadline, Key: indices(c...),
 					Text: fmt.Sprintf("%s%s: %s per element at %s (1 point%s)", variant, of, numtext.FormatNS(m), pointText(c[0]), seconds(took))})
 				continue
 			}
-			_, m0, _ := Quartiles(c[0].PerEl)
-			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
+			_, m0, _ := stats.Quartiles(c[0].PerEl)
+			_, m1, _ := stats.Quartiles(c[len(c)-1].PerEl)
 			var steps []string
 			for _, st := range FindSteps(c, sum.Caches) {
 				if !st.Unchecked {

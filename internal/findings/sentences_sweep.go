@@ -2,7 +2,6 @@ package findings
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -59,26 +58,6 @@ type CurvePoint struct {
 	Check []float64
 	Batch int
 	Index int // the point's SweepPoint.Index
-}
-
-// Quartiles are the 25th, 50th and 75th percentiles of x (x unchanged):
-// the median as stats.Median computes it, the quartiles by linear
-// interpolation between order statistics.
-func Quartiles(x []float64) (q1, med, q3 float64) {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	at := func(p float64) float64 {
-		h := p * float64(len(s)-1)
-		lo := math.Floor(h)
-		if int(lo)+1 >= len(s) {
-			return s[len(s)-1]
-		}
-		return s[int(lo)] + (h-lo)*(s[int(lo)+1]-s[int(lo)])
-	}
-	if len(s) == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	return at(0.25), stats.Median(s), at(0.75)
 }
 
 // Step is a rise of time per element between two consecutive points.
@@ -144,8 +123,8 @@ func FindSteps(curve []CurvePoint, caches []result.CacheMark) []Step {
 // median over lo's, and whether it is at least StepRatio with lo's upper
 // quartile below hi's lower (a fall is the rule with the two swapped).
 func risesBeyondSpread(lo, hi []float64) (float64, bool) {
-	_, ml, ql3 := Quartiles(lo)
-	qh1, mh, _ := Quartiles(hi)
+	_, ml, ql3 := stats.Quartiles(lo)
+	qh1, mh, _ := stats.Quartiles(hi)
 	if ml <= 0 {
 		return 0, false
 	}
@@ -318,8 +297,8 @@ func SweepSentences(rs []*result.Result) []Sentence {
 			if len(c) == 0 {
 				continue
 			}
-			_, m0, _ := Quartiles(c[0].PerEl)
-			_, m1, _ := Quartiles(c[len(c)-1].PerEl)
+			_, m0, _ := stats.Quartiles(c[0].PerEl)
+			_, m1, _ := stats.Quartiles(c[len(c)-1].PerEl)
 			add(ClaimSweepSpan, indices(c[0], c[len(c)-1]), "", fmt.Sprintf("%s%s takes %s per element at %s and %s at %s (%sx)", variant, of, numtext.FormatNS(m0), pointText(c[0]),
 				numtext.FormatNS(m1), pointText(c[len(c)-1]), numtext.FormatRatio(m1/m0)))
 			steps := FindSteps(c, sum.Caches)

@@ -3,13 +3,11 @@ package bench
 import (
 	"bufio"
 	"fmt"
-	"math/bits"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/internal/sweep"
+	"github.com/benchbook/benchbook/internal/machine"
 )
 
 // Simulated cache misses (issue 14, item 4). counts runs callgrind with
@@ -33,47 +31,9 @@ type cacheCounts struct {
 }
 
 // countsCacheArgs are the valgrind options that set the simulated cache
-// geometry (--D1=size,assoc,line, --LL=...): from /sys when it lists the
-// caches of CPU 0 with a geometry callgrind accepts (a power-of-two
-// number of sets), else none (valgrind's own detection). A variable so a
-// test can simulate a cache of known size.
-var countsCacheArgs = sysCacheArgs
-
-// sysCacheArgs reads CPU 0's caches from /sys: the level-1 data cache for
-// --D1 and the highest-level cache for --LL.
-func sysCacheArgs() []string {
-	dirs, _ := filepath.Glob("/sys/devices/system/cpu/cpu0/cache/index*")
-	var d1, ll string
-	llLevel := 0
-	for _, d := range dirs {
-		read := func(name string) string {
-			b, _ := os.ReadFile(filepath.Join(d, name))
-			return strings.TrimSpace(string(b))
-		}
-		level, _ := strconv.Atoi(read("level"))
-		size, _ := sweep.ParseCacheSize(read("size")) // sweep_caches.go
-		ways, _ := strconv.ParseInt(read("ways_of_associativity"), 10, 64)
-		line, _ := strconv.ParseInt(read("coherency_line_size"), 10, 64)
-		if size <= 0 || ways <= 0 || line <= 0 || size%(ways*line) != 0 || bits.OnesCount64(uint64(size/(ways*line))) != 1 {
-			continue
-		}
-		geom := fmt.Sprintf("%d,%d,%d", size, ways, line)
-		switch typ := read("type"); {
-		case level == 1 && typ == "Data":
-			d1 = geom
-		case typ != "Instruction" && level > llLevel && level > 1:
-			ll, llLevel = geom, level
-		}
-	}
-	var args []string
-	if d1 != "" {
-		args = append(args, "--D1="+d1)
-	}
-	if ll != "" {
-		args = append(args, "--LL="+ll)
-	}
-	return args
-}
+// geometry (machine.CallgrindCacheArgs: CPU 0's, from /sys); a variable so
+// a test can simulate a cache of known size.
+var countsCacheArgs = machine.CallgrindCacheArgs
 
 // callgrindEvents reads a callgrind output file: its events, with the
 // totals of the "totals:" (or "summary:") line, and its desc lines about

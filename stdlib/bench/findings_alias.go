@@ -195,8 +195,6 @@ func LastLevelCache(d machine.Description) int64 { return findings.LastLevelCach
 // BWSentences is findings.BWSentences.
 func BWSentences(r *Result) []Sentence { return findings.BWSentences(r) }
 
-// Quartiles is findings.Quartiles.
-func Quartiles(x []float64) (q1, med, q3 float64) { return findings.Quartiles(x) }
 
 // FindSteps is findings.FindSteps.
 func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {

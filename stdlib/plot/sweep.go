@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/stdlib/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -123,7 +124,7 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 			if len(cp.PerEl) == 0 || cp.X <= 0 {
 				continue
 			}
-			q1, m, q3 := bench.Quartiles(cp.PerEl)
+			q1, m, q3 := stats.Quartiles(cp.PerEl)
 			if m <= 0 || q1 <= 0 {
 				continue
 			}

@@ -80,3 +80,23 @@ func sortedCopy(x []float64) []float64 {
 	slices.Sort(s)
 	return s
 }
+
+// Quartiles are the 25th, 50th and 75th percentiles of x (x unchanged):
+// the median as Median computes it, the quartiles by linear
+// interpolation between order statistics.
+func Quartiles(x []float64) (q1, med, q3 float64) {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	at := func(p float64) float64 {
+		h := p * float64(len(s)-1)
+		lo := math.Floor(h)
+		if int(lo)+1 >= len(s) {
+			return s[len(s)-1]
+		}
+		return s[int(lo)] + (h-lo)*(s[int(lo)+1]-s[int(lo)])
+	}
+	if len(s) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	return at(0.25), Median(s), at(0.75)
+}

@@ -220,7 +220,6 @@ func init() {
 		"PointValues":               reflect.ValueOf(bench.PointValues),
 		"Points":                    reflect.ValueOf(bench.Points),
 		"PredictionText":            reflect.ValueOf(bench.PredictionText),
-		"Quartiles":                 reflect.ValueOf(bench.Quartiles),
 		"RatioName":                 reflect.ValueOf(bench.RatioName),
 		"ReadNotebook":              reflect.ValueOf(bench.ReadNotebook),
 		"ReadsPerPass":              reflect.ValueOf(constant.MakeFromLiteral("100", token.INT, 0)),

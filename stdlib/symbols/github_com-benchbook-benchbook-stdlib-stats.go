@@ -37,6 +37,7 @@ func init() {
 		"OneWay":                 reflect.ValueOf(stats.OneWay),
 		"PairDifferenceQuantile": reflect.ValueOf(stats.PairDifferenceQuantile),
 		"PairShare":              reflect.ValueOf(stats.PairShare),
+		"Quartiles":              reflect.ValueOf(stats.Quartiles),
 		"RatioOfMedians":         reflect.ValueOf(stats.RatioOfMedians),
 		"RhoMax":                 reflect.ValueOf(constant.MakeFromLiteral("0.899999999999999999978315956550289911319850943982601165771484375", token.FLOAT, 0)),
 		"RhoMin":                 reflect.ValueOf(constant.MakeFromLiteral("0", token.FLOAT, 0)),
