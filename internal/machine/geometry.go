@@ -27,7 +27,9 @@ func callgrindCacheArgs(fsys fs.FS) []string {
 		if !strings.HasPrefix(e.Name(), "index") {
 			continue
 		}
-		read := func(name string) string { return strings.TrimSpace(string(readFile(fsys, path.Join(dir, e.Name(), name)))) }
+		read := func(name string) string {
+			return strings.TrimSpace(string(readFile(fsys, path.Join(dir, e.Name(), name))))
+		}
 		level, _ := strconv.Atoi(read("level"))
 		size := CacheBytes(read("size"))
 		ways, _ := strconv.ParseInt(read("ways_of_associativity"), 10, 64)

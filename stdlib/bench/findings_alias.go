@@ -195,7 +195,6 @@ func LastLevelCache(d machine.Description) int64 { return findings.LastLevelCach
 // BWSentences is findings.BWSentences.
 func BWSentences(r *Result) []Sentence { return findings.BWSentences(r) }
 
-
 // FindSteps is findings.FindSteps.
 func FindSteps(curve []CurvePoint, caches []CacheMark) []Step {
 	return findings.FindSteps(curve, caches)
