@@ -151,7 +151,7 @@ func (h hasher) sum(path string) string {
 	return s
 }
 
-// openRegular opens path for reading without blocking (a FIFO or a device
+// openDep opens path for reading without blocking (a FIFO or a device
 // would hang a plain open or read) and refuses what is not a regular file.
 func openDep(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -170,21 +170,14 @@ func openDep(path string) (*os.File, error) {
 	return f, nil
 }
 
-// readRegular reads a regular file of at most limit bytes.
+// readDep reads a regular file of at most limit bytes (a dependency may be
+// a link: it is followed, where procs.ReadRegular refuses one).
 func readDep(path string, limit int64) ([]byte, error) {
 	f, err := openDep(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return b, nil
+	return procs.ReadAllLimit(f, limit)
 }
 
 // hashDeps makes the list of a build's deps: the paths made absolute

@@ -194,13 +194,19 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ReadAllLimit(f, limit)
+}
+
+// ReadAllLimit reads f to its end and closes it: at most limit bytes, a
+// larger file is an error naming the limit.
+func ReadAllLimit(f *os.File, limit int64) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+		return nil, fmt.Errorf("%s is larger than %d bytes", f.Name(), limit)
 	}
 	return b, nil
 }

@@ -25,21 +25,11 @@ func Alive(pid int) bool {
 	return i >= 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
 }
 
-// Mentioning lists the live processes whose command line mentions s.
+// Mentioning lists the live processes whose command line mentions s, with
+// their command lines.
 func Mentioning(s string) []string {
-	var out []string
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.Contains(b, []byte(s)) && Alive(pid) {
-			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-		}
-	}
-	return out
+	return where("cmdline", func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+		func(pid string, b []byte) string { return pid + ": " + strings.ReplaceAll(string(b), "\x00", " ") })()
 }
 
 // WaitGone waits a second for the processes list names to be gone (a kill
@@ -108,12 +98,14 @@ func Carrying(id string) func() []string {
 
 // GuardsOf lists the live guard processes of root id.
 func GuardsOf(id string) func() []string {
-	return withEnv(func(env string) bool {
-		return strings.Contains("\x00"+env, "\x00"+procs.GuardEnv+"="+id+"\x00")
-	})
+	return where("environ", func(env []byte) bool {
+		return bytes.Contains(append([]byte{0}, env...), []byte("\x00"+procs.GuardEnv+"="+id+"\x00"))
+	}, func(pid string, _ []byte) string { return pid })
 }
 
-func withEnv(match func(env string) bool) func() []string {
+// where lists, with show, the live processes but this one whose /proc file
+// (cmdline, environ) match says yes to.
+func where(file string, match func([]byte) bool, show func(pid string, b []byte) string) func() []string {
 	return func() []string {
 		var out []string
 		entries, _ := os.ReadDir("/proc")
@@ -122,9 +114,9 @@ func withEnv(match func(env string) bool) func() []string {
 			if err != nil || pid == os.Getpid() {
 				continue
 			}
-			env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-			if err == nil && match(string(env)) && Alive(pid) {
-				out = append(out, e.Name())
+			b, err := os.ReadFile("/proc/" + e.Name() + "/" + file)
+			if err == nil && match(b) && Alive(pid) {
+				out = append(out, show(e.Name(), b))
 			}
 		}
 		return out
