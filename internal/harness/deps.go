@@ -158,16 +158,7 @@ func openDep(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, fmt.Errorf("%s: not a regular file (%s)", path, fi.Mode().Type())
-	}
-	return f, nil
+	return procs.RegularOnly(f)
 }
 
 // readDep reads a regular file of at most limit bytes (a dependency may be

@@ -174,7 +174,12 @@ func OpenRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	f := os.NewFile(uintptr(fd), path)
+	return RegularOnly(os.NewFile(uintptr(fd), path))
+}
+
+// RegularOnly returns f if it is a regular file, else closes it and says
+// what it is instead (a FIFO or a device would hang a read).
+func RegularOnly(f *os.File) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -182,7 +187,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s), not a file benchbook wrote", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s is not a regular file (%s)", f.Name(), fi.Mode().Type())
 	}
 	return f, nil
 }
