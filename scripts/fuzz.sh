@@ -21,7 +21,7 @@ targets='
 . ./kernel FuzzReceive
 . ./kernel FuzzConnectionFile
 . ./cells FuzzParseMagic
-. ./stdlib/bench FuzzParseOptions
+. ./internal/options FuzzParseOptions
 . ./ipynb/evidence FuzzReadNotebook
 . ./ipynb/evidence FuzzVerify
 . ./internal/asm FuzzParse

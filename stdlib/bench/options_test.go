@@ -12,47 +12,6 @@ import (
 	"github.com/benchbook/benchbook/internal/machine"
 )
 
-// Options that cannot make a run are refused when they are parsed.
-func TestOptionBounds(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string
-		says string
-	}{
-		{"settle above its bound", []string{"settle=1h"}, "the maximum is 10s"},
-		{"settle against the timeout", []string{"settle=5s", "timeout=10s"}, "too long for timeout=10s"},
-		{"settle against the timeout given first", []string{"timeout=10s", "settle=3s"}, "at most 1/4 of the timeout"},
-		{"a zero timeout", []string{"timeout=0s"}, "duration"},
-		{"predict without a ratio", []string{"predict=foo>2"}, "ratio of two variants"},
-		{"predict with a path", []string{"predict=foo/bar/baz>2"}, "ratio of two variants"},
-		{"quick=yes", []string{"quick=yes"}, "quick=false or quick=0"},
-		{"quick=2", []string{"quick=2"}, "want quick"},
-		{"quick=", []string{"quick="}, "want quick"},
-		{"reps above its bound", []string{"reps=100001"}, "the maximum is 100000"},
-		{"runs above its bound", []string{"runs=2000000000"}, "the maximum is 100000"},
-		{"warmup above its bound", []string{"warmup=1000000"}, "the maximum is 100000"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if _, err := ParseOptions(c.args); err == nil || !strings.Contains(err.Error(), c.says) {
-				t.Errorf("%v: got %v, want an error saying %q", c.args, err, c.says)
-			}
-		})
-	}
-}
-
-func TestQuickBooleans(t *testing.T) {
-	for _, c := range []struct {
-		arg   string
-		quick bool
-	}{{"quick", true}, {"quick=1", true}, {"quick=true", true}, {"quick=false", false}, {"quick=0", false}} {
-		o, err := ParseOptions([]string{c.arg})
-		if err != nil || o.Quick != c.quick || (o.Reps == MinReps) != c.quick {
-			t.Errorf("%s: quick=%v reps=%d %v", c.arg, o.Quick, o.Reps, err)
-		}
-	}
-}
-
 // Options checked against the kernel and the machine are refused by Run
 // before any process runs: no results folder is made.
 func TestRunRefusesBeforeMeasuring(t *testing.T) {
