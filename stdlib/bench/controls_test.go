@@ -94,9 +94,6 @@ func verdictOf(r *Result, v string) *VariantVerdict {
 // the unpadded build suggests the control.
 func TestPaddedColumnWalkIsFaster(t *testing.T) {
 	measuretest.Gate(t)
-	if testing.Short() {
-		t.Skip("a real measurement")
-	}
 	plain, padded := buildWalk(t, 0), buildWalk(t, 128)
 	opt, err := ParseOptions([]string{"quick", "elements=4194304", "pad=128", "variants=cols"})
 	if err != nil {
@@ -125,9 +122,6 @@ func TestPaddedColumnWalkIsFaster(t *testing.T) {
 // (THP madvise here), and names the TLB only when the verdict is faster.
 func TestPagesHugeIsObtainedAndJudged(t *testing.T) {
 	measuretest.Gate(t)
-	if testing.Short() {
-		t.Skip("a real measurement")
-	}
 	if b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil || strings.Contains(string(b), "[never]") {
 		t.Skip("no transparent huge pages here")
 	}
@@ -188,9 +182,6 @@ func TestLoadKindOption(t *testing.T) {
 // spins on adds.
 func TestMemoryLoadRuns(t *testing.T) {
 	measuretest.Gate(t)
-	if testing.Short() {
-		t.Skip("a real measurement")
-	}
 	k := seedKernel(t, "c")
 	for _, kind := range []string{"alu", "memory"} {
 		r := quickRun(t, k, "load="+kind+":1", "variants=sink", "fresh=sink")
