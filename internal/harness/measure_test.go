@@ -1,9 +1,9 @@
 package harness
 
 import (
+	"math"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,11 +225,13 @@ func TestSettleZero(t *testing.T) {
 
 // The eviction before a cold pass after setup flushes the process's own
 // pages (harness version 10): a random pointer chase over 8 MiB that setup
-// built and so left in the caches reads slower on its cold pass than warm,
-// as it does after the stream eviction (-evict-bytes) it replaced, and the
-// flush faults nothing in. The flush, not the stream, scales with what the
-// process holds: its bytes are at least the chase's and far below a
-// stream of twice the last-level cache.
+// built and so left in the caches reads slower on its cold pass than warm
+// (at least 1.2x; quiet, 57 ms against 35), and the flush faults nothing
+// in. The flush, not the stream, scales with what the process holds: its
+// bytes are at least the chase's and far below a stream of twice the
+// last-level cache. The stream (-evict-bytes) is run beside it and logged,
+// not compared: on a loaded machine other processes evict the cache too,
+// and its cold pass read 59-283 ms against the flush's 53-330.
 func TestColdAfterFlush(t *testing.T) {
 	measuretest.Gate(t)
 	if runtime.GOARCH != "amd64" {
@@ -247,21 +249,27 @@ func TestColdAfterFlush(t *testing.T) {
 	for _, tc := range []struct{ lang, code string }{{"c", setupC}, {"go", setupGo}} {
 		t.Run(tc.lang, func(t *testing.T) {
 			k := build(t, Spec{Name: "chase", Lang: tc.lang, Code: tc.code, Line: 2, Label: "Cell[1]", CacheDir: t.TempDir()})
+			// Each side in three processes: the least cold pass, and the
+			// least warm pass of all, so that a pass another process
+			// preempted (a loaded machine) decides nothing.
 			run := func(extra ...string) (cold, warm float64, evict Record) {
-				recs := runKernel(t, k, append([]string{"-slots", "chase", "-cold", "chase", "-cold-after-setup", "-settle-ms", "0", "-rounds", "5"}, extra...)...)
-				c := recordOf(t, recs, "cold", "")
-				cold, _ = c.Float("ns")
-				if f, _ := c.Int("minflt"); f > 16 {
-					t.Errorf("%v: the cold pass took %d page faults after the eviction", extra, f)
-				}
-				var ws []float64
-				for _, r := range recs {
-					if ns, err := r.Float("ns"); r.Kind == "sample" && err == nil {
-						ws = append(ws, ns)
+				cold, warm = math.Inf(1), math.Inf(1)
+				for range 3 {
+					recs := runKernel(t, k, append([]string{"-slots", "chase", "-cold", "chase", "-cold-after-setup", "-settle-ms", "0", "-rounds", "5"}, extra...)...)
+					c := recordOf(t, recs, "cold", "")
+					ns, _ := c.Float("ns")
+					cold = min(cold, ns)
+					if f, _ := c.Int("minflt"); f > 16 {
+						t.Errorf("%v: the cold pass took %d page faults after the eviction", extra, f)
 					}
+					for _, r := range recs {
+						if ns, err := r.Float("ns"); r.Kind == "sample" && err == nil {
+							warm = min(warm, ns)
+						}
+					}
+					evict = recordOf(t, recs, "phase", "evict")
 				}
-				slices.Sort(ws)
-				return cold, ws[len(ws)/2], recordOf(t, recs, "phase", "evict")
+				return cold, warm, evict
 			}
 			cold, warm, ev := run()
 			if ev.Fields["how"] != "flush" {
@@ -276,10 +284,7 @@ func TestColdAfterFlush(t *testing.T) {
 			}
 			t.Logf("%s: flush: cold %.2f ms, warm %.2f ms (%s); stream: cold %.2f ms, warm %.2f ms (%s)", tc.lang, cold/1e6, warm/1e6, ev.Fields["ns"], sCold/1e6, sWarm/1e6, sev.Fields["ns"])
 			if cold < 1.2*warm {
-				t.Errorf("after the flush the cold pass took %.2f ms against %.2f ms warm: the chase was still cached", cold/1e6, warm/1e6)
-			}
-			if cold < 0.5*sCold {
-				t.Errorf("after the flush the cold pass took %.2f ms, after a 256 MiB stream %.2f ms: the flush left data cached", cold/1e6, sCold/1e6)
+				t.Errorf("after the flush the least cold pass took %.2f ms against %.2f ms warm: the chase was still cached", cold/1e6, warm/1e6)
 			}
 		})
 	}
