@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/ceilings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
@@ -84,10 +85,10 @@ var oracles = map[string]Oracle{
 	bench.ClaimDuringBusy:       duringBusy,
 	bench.ClaimChecksumOK:       checksumOK,
 	bench.ClaimChecksumMismatch: checksumMismatch,
-	bench.ClaimAddUnder:         addUnder,
-	bench.ClaimAddAt:            addAt,
-	bench.ClaimBWOver:           bwOver,
-	bench.ClaimBWAt:             bwAt,
+	bench.ClaimAddUnder:         ceilings.AddUnder,
+	bench.ClaimAddAt:            ceilings.AddAt,
+	bench.ClaimBWOver:           ceilings.BWOver,
+	bench.ClaimBWAt:             ceilings.BWAt,
 	bench.ClaimHeadlineBaseline: headlineBaseline,
 	bench.ClaimHeadlineNotLive:  headlineNotLive,
 	bench.ClaimHeadlineAlone:    headlineAlone,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/prose/ceilings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
@@ -38,8 +39,8 @@ var sweepOracles = map[string]SweepOracle{
 	bench.ClaimSweepNoStep:       sweepNoStep,
 	bench.ClaimSweepFall:         sweepFall,
 	bench.ClaimSweepPrediction:   sweepPrediction,
-	bench.ClaimBWOver:            sweepBWOf(bwOver),
-	bench.ClaimBWAt:              sweepBWOf(bwAt),
+	bench.ClaimBWOver:            sweepBWOf(ceilings.BWOver),
+	bench.ClaimBWAt:              sweepBWOf(ceilings.BWAt),
 
 	bench.ClaimSweepHeadline:        sweepHeadline,
 	bench.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
@@ -486,4 +487,21 @@ func sweepHeadlineNotLive(rs []*bench.Result, s bench.Sentence) error {
 		return fail("%s: said not on the curves, yet live at the first point", s.Variant)
 	}
 	return nil
+}
+
+// sweepBWOf is the sweep's point a bandwidth sentence of its commentary is
+// keyed by (its index), judged by the result's own oracle o.
+func sweepBWOf(o Oracle) SweepOracle {
+	return func(rs []*bench.Result, s bench.Sentence) error {
+		i, err := strconv.Atoi(s.Key)
+		if err != nil {
+			return fail("key %q: not a point index", s.Key)
+		}
+		for _, r := range rs {
+			if r.Sweep != nil && r.Sweep.Index == i {
+				return o(r, s)
+			}
+		}
+		return fail("key %q: no point %d", s.Key, i)
+	}
 }

@@ -1,12 +1,16 @@
-package prose
+package ceilings
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/prose/figures"
 	"github.com/benchbook/benchbook/stdlib/bench"
 )
+
+// fail is an oracle's verdict that the sentence is false, and why.
+func fail(format string, a ...any) error { return fmt.Errorf(format, a...) }
 
 // The oracles of a time per element against the ceiling of one dependent
 // float add per element: the latency of a dependent addss the run's
@@ -46,7 +50,7 @@ func addSaid(r *bench.Result, s bench.Sentence, lat float64) error {
 	return nil
 }
 
-func addUnder(r *bench.Result, s bench.Sentence) error {
+func AddUnder(r *bench.Result, s bench.Sentence) error {
 	k, lat, ok := addRatio(r, s.Variant)
 	if !ok {
 		return fail("%s: the add ceiling does not apply (no elements=, no fingerprint addss, or no float add in its assembly)", s.Variant)
@@ -57,7 +61,7 @@ func addUnder(r *bench.Result, s bench.Sentence) error {
 	return addSaid(r, s, lat)
 }
 
-func addAt(r *bench.Result, s bench.Sentence) error {
+func AddAt(r *bench.Result, s bench.Sentence) error {
 	k, lat, ok := addRatio(r, s.Variant)
 	if !ok {
 		return fail("%s: the add ceiling does not apply (no elements=, no fingerprint addss, or no float add in its assembly)", s.Variant)

@@ -1,4 +1,4 @@
-package prose
+package ceilings
 
 import (
 	"math"
@@ -109,7 +109,7 @@ func bwNotApplied(s bench.Sentence) error {
 	return fail("%s: the bandwidth ceiling does not apply (no working set in bytes, no stream_read in the fingerprint, no cache sizes, or a working set or stream within the last-level cache)", s.Variant)
 }
 
-func bwOver(r *bench.Result, s bench.Sentence) error {
+func BWOver(r *bench.Result, s bench.Sentence) error {
 	f, ok := bwOf(r, s.Variant)
 	if !ok {
 		return bwNotApplied(s)
@@ -120,7 +120,7 @@ func bwOver(r *bench.Result, s bench.Sentence) error {
 	return bwSaid(f, s, f.fastest)
 }
 
-func bwAt(r *bench.Result, s bench.Sentence) error {
+func BWAt(r *bench.Result, s bench.Sentence) error {
 	f, ok := bwOf(r, s.Variant)
 	if !ok {
 		return bwNotApplied(s)
@@ -132,21 +132,4 @@ func bwAt(r *bench.Result, s bench.Sentence) error {
 		return fail("%s: says at the stream's bandwidth, but the stream moved while it was measured: its fastest trial %.4g is %.3g of its median %.4g", s.Variant, f.fastest, f.fastest/f.med, f.med)
 	}
 	return bwSaid(f, s, f.med)
-}
-
-// sweepBWOf is the sweep's point a bandwidth sentence of its commentary is
-// keyed by (its index), judged by the result's own oracle o.
-func sweepBWOf(o Oracle) SweepOracle {
-	return func(rs []*bench.Result, s bench.Sentence) error {
-		i, err := strconv.Atoi(s.Key)
-		if err != nil {
-			return fail("key %q: not a point index", s.Key)
-		}
-		for _, r := range rs {
-			if r.Sweep != nil && r.Sweep.Index == i {
-				return o(r, s)
-			}
-		}
-		return fail("key %q: no point %d", s.Key, i)
-	}
 }
