@@ -60,7 +60,6 @@ void bench_register_setup_(void (*fn)(void), int line) {
 
 static int out_fd_ = 1;
 
-/* record writes one line with a single write(2), so lines never interleave. */
 /* The driver's own system calls (issue 20): with page-table isolation and
  * no PCID every system call flushes the TLB, so the driver makes none
  * between a discarded pass (the warmup, a step's discarded round) and the
@@ -70,6 +69,7 @@ static int out_fd_ = 1;
  * ended; the syscalls record says the most between two passes. */
 static long sys_n_, sys_mark_;
 
+/* record writes one line with a single write(2), so lines never interleave. */
 static void record(const char *fmt, ...) {
   char buf[1024];
   va_list ap;
@@ -661,7 +661,7 @@ static int measure(int rounds) {
   long fprev = -1, first_max = 0, between_max = 0, samples = 0;
   int after_discard = 1;
   int stopped = 0;
-  for (int r = 0; r < rounds && !stopped; r++) {
+  for (int r = 0; r < rounds; r++) {
     int first = step_ && r % step_rounds_ == 0;
     if (first) {
       if (!step_wait()) {

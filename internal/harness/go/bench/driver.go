@@ -548,7 +548,7 @@ func (d *driver) measure(rounds int) (bool, error) {
 			d.record("syscalls after_discarded=%d between=%d samples=%d", firstMax, betweenMax, samples)
 		}
 	}()
-	for r := 0; r < rounds && !stopped; r++ {
+	for r := 0; r < rounds; r++ {
 		if d.step != nil && r%d.stepRounds == 0 {
 			if !d.stepWait() {
 				stopped = true
