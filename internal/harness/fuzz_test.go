@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -26,7 +27,9 @@ func formatRecord(r Record) string {
 
 // FuzzRecords reads arbitrary bytes as a record file (NewRecordReader) and
 // each line as a record (ParseRecord): nothing panics; every line is a
-// record or skipped, with records numbered by their line; a record has a
+// record of records.md, or the reader stops with an error naming its line,
+// or it is the last line, cut short, and skipped; records are numbered by
+// their line; a record has a
 // known kind, reads back the same once written out again, and its Int and
 // Float accessors never panic (an integer is a number too).
 //
@@ -37,9 +40,9 @@ func FuzzRecords(f *testing.F) {
 		"pinned cpu=1\ncold variant=sink ns=1200 minflt=3 after=start\n" +
 		"clock min_step_ns=17 read_cost_ns=18.5 read_cost_mean_ns=19.2 reads=1000 spaced=16-40 source=clock_gettime\n" +
 		"gaps window_ns=1000000 threshold_ns=5000 count=0 total_ns=0 max_ns=0\n" +
-		"phase name=setup ns=1000 minflt=12\nphase name=gc ns=10\nphase name=evict ns=200 bytes=33554432\n" +
-		"phase name=settle ns=100000000 passes=40\nphase name=warmup ns=2000 passes=1\n" +
-		"batch slot=0 variant=sink k=8 ns=9000 goal_ns=10000\n" +
+		"phase name=setup ns=1000 minflt=12\nphase name=gc ns=10\nphase name=evict ns=200 bytes=33554432 huge=0 how=flush\n" +
+		"phase name=settle ns=100000000 passes=40 stable=1\nphase name=warmup ns=2000 passes=1\n" +
+		"batch slot=0 variant=sink k=8 ns=9000 goal_ns=10000 timings=3\n" +
 		"sample round=0 slot=1 pos=2 k=1 ns=1234 minflt=0\n" +
 		"checksum slot=0 got=917504 want=917504.0 passes=70\n" +
 		"error msg=setup failed: out of memory = yes\ndone stopped=0\n"))
@@ -54,23 +57,32 @@ func FuzzRecords(f *testing.F) {
 				t.Fatalf("record on line %d after line %d", r.Line, last)
 			}
 			last = r.Line
+			if _, ok := typeOf(r); !ok || reflect.TypeOf(r.Value) != func() reflect.Type { t, _ := typeOf(r); return t }() {
+				t.Fatalf("line %d: a %s record read as %T", r.Line, r.Kind, r.Value)
+			}
 			n++
+		}
+		cut := len(data) > 0 && data[len(data)-1] != '\n'
+		if rr.Skipped() > 1 || rr.Skipped() == 1 && !cut {
+			t.Fatalf("%d lines skipped (only a last line without a newline may be)", rr.Skipped())
 		}
 		if rr.Err() == nil {
 			lines := bytes.Count(data, []byte("\n"))
-			if len(data) > 0 && data[len(data)-1] != '\n' {
+			if cut {
 				lines++
 			}
 			if n+rr.Skipped() != lines {
 				t.Fatalf("%d records and %d skipped of %d lines", n, rr.Skipped(), lines)
 			}
+		} else if !strings.HasPrefix(rr.Err().Error(), "line ") && !strings.HasPrefix(rr.Err().Error(), "after line ") {
+			t.Fatalf("an error that names no line: %v", rr.Err())
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			r, ok := ParseRecord(line)
 			if !ok {
 				continue
 			}
-			if !kinds[r.Kind] {
+			if _, ok := forms[r.Kind]; !ok {
 				t.Fatalf("record of kind %q", r.Kind)
 			}
 			for k := range r.Fields {

@@ -55,18 +55,11 @@ func CheckOrder(recs []Record, nslots int, seed *uint64) error {
 		if r.Kind != "sample" {
 			continue
 		}
-		round, err := r.Int("round")
+		s, err := Decode[SampleRec](r)
 		if err != nil {
 			return err
 		}
-		slot, err := r.Int("slot")
-		if err != nil {
-			return err
-		}
-		pos, err := r.Int("pos")
-		if err != nil {
-			return err
-		}
+		round, slot, pos := s.Round, s.Slot, s.Pos
 		if pos < 0 || pos >= int64(nslots) || slot < 0 || slot >= int64(nslots) {
 			return fmt.Errorf("line %d: slot %d at pos %d, but the run has %d slots", r.Line, slot, pos, nslots)
 		}

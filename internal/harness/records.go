@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,6 +16,10 @@ type Record struct {
 	Kind   string
 	Fields map[string]string
 	Line   int
+	// Value is the record as its typed record (typed.go: a SampleRec, a
+	// ClockRec, ...), set by RecordReader, which holds every line to
+	// records.md first, and by ParseRecord when the line is of its form.
+	Value any
 }
 
 // Int returns an integer field, or an error naming the record's line.
@@ -43,33 +48,67 @@ func (r Record) Float(key string) (float64, error) {
 	return f, nil
 }
 
-// RecordReader reads records like bufio.Scanner: Scan, Record, Err. A line
-// that is not a record (a truncated last line of a killed process) is
-// skipped and counted, not an error.
+// RecordReader reads records like bufio.Scanner: Scan, Record, Err. Every
+// line is held to records.md (CheckLine): one that is not a record of its
+// form stops the reading with an error that names its line and what was
+// wrong, but for a last line with no newline, which a killed process cut
+// short (a record goes out with its newline in one write): that one is
+// skipped and counted.
 type RecordReader struct {
 	sc      *bufio.Scanner
 	cur     Record
 	line    int
 	skipped int
+	cut     bool // the token just read had no newline
+	err     error
 }
 
 // NewRecordReader returns a reader of r.
 func NewRecordReader(r io.Reader) *RecordReader {
-	return &RecordReader{sc: bufio.NewScanner(r)}
+	rr := &RecordReader{sc: bufio.NewScanner(r)}
+	rr.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			rr.cut = false
+			return i + 1, data[:i], nil
+		}
+		if atEOF && len(data) > 0 {
+			rr.cut = true
+			return len(data), data, nil
+		}
+		return 0, nil, nil
+	})
+	return rr
 }
 
 // Scan advances to the next record.
 func (rr *RecordReader) Scan() bool {
+	if rr.err != nil {
+		return false
+	}
 	for rr.sc.Scan() {
 		rr.line++
-		rec, ok := ParseRecord(rr.sc.Text())
-		if !ok {
-			rr.skipped++
-			continue
+		text := strings.TrimRight(rr.sc.Text(), "\r")
+		if err := CheckLine(text); err != nil {
+			if rr.cut {
+				rr.skipped++
+				continue
+			}
+			rr.err = fmt.Errorf("line %d: %v", rr.line, err)
+			return false
 		}
+		rec, _ := ParseRecord(text)
 		rec.Line = rr.line
+		v, err := decodeValue(rec)
+		if err != nil {
+			rr.err = err
+			return false
+		}
+		rec.Value = v
 		rr.cur = rec
 		return true
+	}
+	if err := rr.sc.Err(); err != nil {
+		rr.err = fmt.Errorf("after line %d: %v", rr.line, err)
 	}
 	return false
 }
@@ -77,23 +116,19 @@ func (rr *RecordReader) Scan() bool {
 // Record returns the record read by the last Scan.
 func (rr *RecordReader) Record() Record { return rr.cur }
 
-// Err returns the first read error.
-func (rr *RecordReader) Err() error { return rr.sc.Err() }
+// Err returns the first error: a line that is not a record of records.md,
+// or a read error.
+func (rr *RecordReader) Err() error { return rr.err }
 
-// Skipped returns how many lines were not records.
+// Skipped returns how many lines were not records: at most the last one,
+// cut short.
 func (rr *RecordReader) Skipped() int { return rr.skipped }
-
-// kinds are the record kinds of records.md (TestRecordsSpecKinds).
-var kinds = map[string]bool{"start": true, "cold": true, "clock": true, "gaps": true, "phase": true, "batch": true,
-	"sample": true, "syscalls": true, "checksum": true, "pinned": true, "error": true, "done": true, "layout": true, "freq": true,
-	"ticks": true, "latency_buckets": true, "latency": true, // these three: BENCH_OPS (latency.c, latency.go)
-	"pages": true} // -pages
 
 // ParseRecord parses one line: a kind then key=value fields. The value of
 // "msg" runs to the end of the line.
 func ParseRecord(line string) (Record, bool) {
 	kind, rest, _ := strings.Cut(strings.TrimRight(line, "\r"), " ")
-	if !kinds[kind] {
+	if forms[kind] == nil {
 		return Record{}, false
 	}
 	rec := Record{Kind: kind, Fields: map[string]string{}}
@@ -109,6 +144,9 @@ func ParseRecord(line string) (Record, bool) {
 			return Record{}, false
 		}
 		rec.Fields[k] = v
+	}
+	if CheckLine(line) == nil {
+		rec.Value, _ = decodeValue(rec)
 	}
 	return rec, true
 }

@@ -10,116 +10,35 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// specField is one key=TYPE of a record in records.md; a TYPE that is not
-// INT, FLOAT, WORD or TEXT is a literal value.
-type specField struct{ key, typ string }
-
-// specRecord is one line of records.md's records block.
-type specRecord struct {
-	line   string
-	kind   string
-	fields []specField
-}
-
-// recordsSpec parses records.md: its records block and its options table.
-func recordsSpec(t *testing.T) (recs []specRecord, options []string) {
+// recordsSpec returns records.md's forms (the grammar the reader holds
+// lines to) and the options of its options table.
+func recordsSpec(t *testing.T) (recs []Form, options []string) {
 	t.Helper()
-	b, err := os.ReadFile("records.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inBlock := false
 	option := regexp.MustCompile("^\\| `(-[a-z-]+)` \\|")
-	for _, line := range strings.Split(string(b), "\n") {
-		switch {
-		case line == "```records":
-			inBlock = true
-		case inBlock && line == "```":
-			inBlock = false
-		case inBlock:
-			words := strings.Fields(line)
-			r := specRecord{line: line, kind: words[0]}
-			for _, w := range words[1:] {
-				k, typ, ok := strings.Cut(w, "=")
-				if !ok {
-					t.Fatalf("records.md: %q in %q is not key=TYPE", w, line)
-				}
-				r.fields = append(r.fields, specField{k, typ})
-			}
-			recs = append(recs, r)
-		default:
-			if m := option.FindStringSubmatch(line); m != nil {
-				options = append(options, m[1])
-			}
+	for _, line := range strings.Split(recordsMD, "\n") {
+		if m := option.FindStringSubmatch(line); m != nil {
+			options = append(options, m[1])
 		}
 	}
+	recs = Forms()
 	if len(recs) == 0 || len(options) == 0 {
 		t.Fatalf("records.md: %d records, %d options", len(recs), len(options))
 	}
 	return recs, options
 }
 
-// matches reports whether line is a record of the form r, fields in order.
-func (r specRecord) matches(line string) bool {
+// formLine is the line of records.md a valid record line is of.
+func formLine(line string) string {
 	kind, rest, _ := strings.Cut(line, " ")
-	if kind != r.kind {
-		return false
-	}
-	for _, f := range r.fields {
-		if rest == "" {
-			return false
-		}
-		var field string
-		if f.typ == "TEXT" {
-			field, rest = rest, ""
-		} else {
-			field, rest, _ = strings.Cut(rest, " ")
-		}
-		k, v, ok := strings.Cut(field, "=")
-		if !ok || k != f.key || !f.valid(v) {
-			return false
-		}
-	}
-	return rest == ""
-}
-
-func (f specField) valid(v string) bool {
-	switch f.typ {
-	case "INT":
-		_, err := strconv.ParseInt(v, 10, 64)
-		return err == nil
-	case "FLOAT":
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil
-	case "WORD", "TEXT":
-		return v != ""
-	}
-	return v == f.typ
-}
-
-// The kinds records.md lists are the kinds ParseRecord accepts.
-func TestRecordsSpecKinds(t *testing.T) {
-	recs, _ := recordsSpec(t)
-	var spec, parsed []string
-	for _, r := range recs {
-		if !slices.Contains(spec, r.kind) {
-			spec = append(spec, r.kind)
-		}
-	}
-	for k := range kinds {
-		parsed = append(parsed, k)
-	}
-	sort.Strings(spec)
-	sort.Strings(parsed)
-	if !slices.Equal(spec, parsed) {
-		t.Errorf("records.md lists kinds %v, ParseRecord accepts %v", spec, parsed)
-	}
+	first, _, _ := strings.Cut(rest, " ")
+	_, value, _ := strings.Cut(first, "=")
+	f, _ := FormOf(kind, value)
+	return f.Line
 }
 
 // The options records.md lists are the options each driver parses.
@@ -213,19 +132,18 @@ func TestRecordsSpec(t *testing.T) {
 				t.Errorf("%s %s: exit status %d, want %d", lang, run.name, status, run.status)
 			}
 			for _, line := range lines {
-				i := slices.IndexFunc(spec, func(r specRecord) bool { return r.matches(line) })
-				if i < 0 {
-					t.Errorf("%s %s: %q is no record of records.md", lang, run.name, line)
+				if err := CheckLine(line); err != nil {
+					t.Errorf("%s %s: %q: %v", lang, run.name, line, err)
 					continue
 				}
-				used[spec[i].line] = true
+				used[formLine(line)] = true
 			}
 		}
 	}
-	latencySpecRuns(t, spec, used) // latency_test.go
+	latencySpecRuns(t, used) // latency_test.go
 	for _, r := range spec {
-		if !used[r.line] {
-			t.Errorf("records.md lists %q, which neither driver wrote", r.line)
+		if !used[r.Line] {
+			t.Errorf("records.md lists %q, which neither driver wrote", r.Line)
 		}
 	}
 }

@@ -60,8 +60,8 @@ func ExitError(label string, err error, p *Proc) error {
 		return nil
 	}
 	for _, rec := range p.Records {
-		if rec.Kind == "error" {
-			return fmt.Errorf("%s: the harness refused: %s", label, rec.Fields["msg"])
+		if e, ok := rec.Value.(harness.ErrorRec); ok {
+			return fmt.Errorf("%s: the harness refused: %s", label, e.Msg)
 		}
 	}
 	var ee *exec.ExitError

@@ -62,13 +62,8 @@ func (p *PagesGot) Obtained() bool {
 // None says whether no process of the side had huge pages.
 func (p *PagesGot) None() bool { return p != nil && p.Processes > 0 && p.WithHuge == 0 }
 
-func (p *PagesGot) Add(rec harness.Record) {
-	kb, err := rec.Int("anon_huge_kb")
-	if err != nil {
-		return
-	}
-	adv, _ := rec.Int("advised_bytes")
-	ce, _ := rec.Int("collapse_errno")
+func (p *PagesGot) Add(rec harness.PagesRec) {
+	kb, adv, ce := rec.AnonHugeKB, rec.AdvisedBytes, rec.CollapseErrno
 	if p.Processes == 0 || kb < p.MinKB {
 		p.MinKB = kb
 	}

@@ -3,6 +3,8 @@ package bench
 import (
 	"strconv"
 	"strings"
+
+	"github.com/benchbook/benchbook/internal/harness"
 )
 
 // controlOf is the Control of a run with these options, nil without one.
@@ -43,8 +45,8 @@ func (r *runner) notePages(p *proc) {
 		side = c.BasePages
 	}
 	for _, rec := range p.Records {
-		if rec.Kind == "pages" {
-			side.Add(rec)
+		if pg, ok := rec.Value.(harness.PagesRec); ok {
+			side.Add(pg)
 		}
 	}
 }

@@ -30,20 +30,12 @@ type freqData struct {
 func procFreq(recs []harness.Record, n int) FreqProcess {
 	p := FreqProcess{Samples: n}
 	for _, rec := range recs {
-		if rec.Kind != "freq" {
+		f, ok := rec.Value.(harness.FreqRec)
+		if !ok {
 			continue
 		}
-		mhz, e1 := rec.Float("mhz")
-		ns, e2 := rec.Int("ns")
-		worst, e3 := rec.Int("worst_ns")
-		mid, e6 := rec.Int("median_ns")
-		it, e4 := rec.Int("iterations")
-		adds, e5 := rec.Int("adds")
-		if e1 != nil || e2 != nil || e3 != nil || e4 != nil || e5 != nil || e6 != nil {
-			continue
-		}
-		e := &FreqEstimate{MHz: mhz, NS: ns, MedianNS: mid, WorstNS: worst, Iterations: it, Adds: adds}
-		switch rec.Fields["when"] {
+		e := &FreqEstimate{MHz: f.MHz, NS: f.NS, MedianNS: f.MedianNS, WorstNS: f.WorstNS, Iterations: f.Iterations, Adds: f.Adds}
+		switch f.When {
 		case "before":
 			p.Before = e
 		case "after":
@@ -63,10 +55,8 @@ func (d *collected) collectFreqInterleaved(ps []*proc, nslots int) {
 		}
 		per := make([]int, nslots)
 		for _, rec := range p.Records {
-			if rec.Kind == "sample" {
-				if slot, _, _, ok := sample(rec); ok && slot < nslots {
-					per[slot]++
-				}
+			if slot, _, ok := sample(rec); ok && slot < nslots {
+				per[slot]++
 			}
 		}
 		for s := range nslots {

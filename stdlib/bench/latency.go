@@ -2,8 +2,6 @@ package bench
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
 )
@@ -14,8 +12,8 @@ const latencyAnalysis = "the dead-code check of the timed function is not applic
 // latencyCollect gathers one process's BENCH_OPS records.
 type latencyCollect struct {
 	buckets map[int64]int64
-	start   harness.Record
-	end     harness.Record
+	start   harness.TicksRec
+	end     harness.TicksRec
 	have    map[string]*Latency // per variant, once its latency record came
 }
 
@@ -26,47 +24,33 @@ func (d *collected) collectLatency(rec harness.Record) {
 		d.latency = &latencyCollect{buckets: map[int64]int64{}, have: map[string]*Latency{}}
 	}
 	c := d.latency
-	switch rec.Kind {
-	case "ticks":
-		if rec.Fields["when"] == "start" {
-			c.start = rec
+	switch t := rec.Value.(type) {
+	case harness.TicksRec:
+		if t.When == "start" {
+			c.start = t
 		} else {
-			c.end = rec
+			c.end = t
 		}
-	case "latency_buckets":
-		for _, item := range strings.Split(rec.Fields["buckets"], ",") {
-			i, n, _ := strings.Cut(item, ":")
-			ii, e1 := strconv.ParseInt(i, 10, 64)
-			nn, e2 := strconv.ParseInt(n, 10, 64)
-			if e1 == nil && e2 == nil {
-				c.buckets[ii] += nn
-			}
+	case harness.LatencyBucketsRec:
+		for _, b := range t.Pairs() { // RecordReader checked the list
+			c.buckets[b[0]] += b[1]
 		}
-	case "latency":
-		c.add(rec)
+	case harness.LatencyRec:
+		c.add(t)
 	}
 }
 
-func (c *latencyCollect) add(rec harness.Record) {
-	v := rec.Fields["variant"]
-	l := &Latency{Series: "in_process", Analysis: latencyAnalysis, Clock: c.start.Fields["source"], CPUFlags: c.start.Fields["cpu_flags"]}
-	l.TicksPerUS, _ = rec.Float("ticks_per_us")
-	l.TicksPerUSStart, _ = c.start.Float("ticks_per_us")
-	l.TicksPerUSEnd, _ = c.end.Float("ticks_per_us")
-	l.OpsPerPass, _ = rec.Int("ops")
-	l.Passes, _ = rec.Int("passes")
-	l.MaxTicks, _ = rec.Int("max_ticks")
-	l.OverheadTicks, _ = rec.Int("overhead_ticks")
-	l.EmptyMaxTicks, _ = rec.Int("empty_max_ticks")
-	for key, into := range map[string]**int64{"max_pass": &l.MaxPass, "max_op": &l.MaxOp, "max_at_ns": &l.MaxAtNS} {
-		if v, err := rec.Int(key); err == nil {
-			*into = &v
-		}
+func (c *latencyCollect) add(rec harness.LatencyRec) {
+	v := rec.Variant
+	l := &Latency{Series: "in_process", Analysis: latencyAnalysis, Clock: c.start.Source, CPUFlags: c.start.CPUFlags,
+		TicksPerUS: rec.TicksPerUS, TicksPerUSStart: c.start.TicksPerUS, TicksPerUSEnd: c.end.TicksPerUS,
+		OpsPerPass: rec.Ops, Passes: rec.Passes, MaxTicks: rec.MaxTicks, OverheadTicks: rec.OverheadTicks, EmptyMaxTicks: rec.EmptyMaxTicks}
+	l.MaxPass, l.MaxOp, l.MaxAtNS = &rec.MaxPass, &rec.MaxOp, &rec.MaxAtNS
+	if rec.MaxRunDelayNS >= 0 { // -1: the driver could not read it
+		l.MaxRunDelayNS = &rec.MaxRunDelayNS
 	}
-	for key, into := range map[string]**int64{"max_run_delay_ns": &l.MaxRunDelayNS, "max_nivcsw": &l.MaxInvoluntary} {
-		if v, err := rec.Int(key); err == nil && v >= 0 { // -1: the driver could not read it
-			*into = &v
-		}
+	if rec.MaxNivcsw >= 0 {
+		l.MaxInvoluntary = &rec.MaxNivcsw
 	}
 	for i := int64(0); i < 34*LatencyHalf; i++ {
 		if n := c.buckets[i]; n > 0 {

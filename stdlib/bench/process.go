@@ -172,14 +172,11 @@ func (r *runner) noteSyscalls(p *proc) {
 		return
 	}
 	for _, rec := range p.Records {
-		if rec.Kind != "syscalls" {
+		c, ok := rec.Value.(harness.SyscallsRec)
+		if !ok || c.AfterDiscarded < 0 || c.Between < 0 {
 			continue
 		}
-		after, e1 := rec.Int("after_discarded")
-		between, e2 := rec.Int("between")
-		if e1 != nil || e2 != nil || after < 0 || between < 0 {
-			continue
-		}
+		after, between := c.AfterDiscarded, c.Between
 		s := r.res.Protocol.HarnessSyscalls
 		if s == nil {
 			s = &result.HarnessSyscalls{}

@@ -438,19 +438,14 @@ func (r *runner) firstExecution(ctx context.Context) error {
 // collectBatches reads the batch size calibrated for each variant.
 func (r *runner) collectBatches(p *proc) error {
 	for _, rec := range p.Records {
-		if rec.Kind != "batch" {
+		b, ok := rec.Value.(harness.BatchRec)
+		if !ok {
 			continue
 		}
-		k, err := rec.Int("k")
-		if err != nil {
-			return err
-		}
-		name := rec.Fields["variant"]
+		k, name := b.K, b.Variant
 		r.data.autoBatch[name] = k
-		if ns, err := rec.Int("ns"); err == nil && k > 0 && ns > 0 {
-			r.data.passNS[name] = float64(ns) / float64(k)
-		} else if err != nil {
-			return err
+		if k > 0 && b.NS > 0 {
+			r.data.passNS[name] = float64(b.NS) / float64(k)
 		}
 		if r.opt.Batch > 0 {
 			k = r.opt.Batch // batch=K: the user's choice, the calibration's kept
@@ -525,16 +520,16 @@ func (r *runner) collectInterleaved(ps []*proc, slots []string) {
 
 func (r *runner) collectClockAndSums(p *proc, slots []string) {
 	for _, rec := range p.Records {
-		switch rec.Kind {
-		case "clock":
-			r.data.clock = clockOf(rec)
-		case "gaps": // both drivers write it after the clock record
+		switch v := rec.Value.(type) {
+		case harness.ClockRec:
+			r.data.clock = clockOf(v)
+		case harness.GapsRec: // both drivers write it after the clock record
 			if r.data.clock != nil {
-				addGaps(r.data.clock, rec)
+				addGaps(r.data.clock, v)
 			}
-		case "checksum":
-			if slot, err := rec.Int("slot"); err == nil && int(slot) < len(slots) {
-				r.addChecksum(slots[slot], rec)
+		case harness.ChecksumRec:
+			if v.Slot >= 0 && int(v.Slot) < len(slots) {
+				r.addChecksum(slots[v.Slot], v)
 			}
 		}
 	}
@@ -552,53 +547,39 @@ func collectRounds(ps []*proc, nslots int) ([][]float64, [][]int) {
 		}
 	}
 	for _, rec := range recs {
-		if rec.Kind != "sample" {
-			continue
-		}
-		slot, ns, k, ok := sample(rec)
+		slot, pass, ok := sample(rec)
 		if !ok || slot >= nslots {
 			continue
 		}
-		inter[slot] = append(inter[slot], float64(ns)/float64(k))
-		at, err := rec.Int("pos")
-		if err != nil {
-			at = int64(slot) // drivers before randomised rounds ran the slots in order
-		}
-		pos[slot] = append(pos[slot], int(at))
+		inter[slot] = append(inter[slot], pass)
+		pos[slot] = append(pos[slot], int(rec.Value.(harness.SampleRec).Pos))
 	}
 	return inter, pos
 }
 
-func sample(rec harness.Record) (slot int, ns, k int64, ok bool) {
-	s, e1 := rec.Int("slot")
-	ns, e2 := rec.Int("ns")
-	k, e3 := rec.Int("k")
-	if e1 != nil || e2 != nil || e3 != nil || k < 1 {
-		return 0, 0, 0, false
+// sample reads a sample record: its slot and its time per pass.
+func sample(rec harness.Record) (slot int, pass float64, ok bool) {
+	s, ok := rec.Value.(harness.SampleRec)
+	if !ok || s.K < 1 || s.Slot < 0 {
+		return 0, 0, false
 	}
-	return int(s), ns, k, true
+	return int(s.Slot), float64(s.NS) / float64(s.K), true
 }
 
-func (r *runner) addChecksum(variant string, rec harness.Record) {
-	addChecksum(r.data.sums, variant, rec)
+func (r *runner) addChecksum(variant string, c harness.ChecksumRec) {
+	addChecksum(r.data.sums, variant, c)
 }
 
 // addChecksum adds a checksum record of variant to sums.
-func addChecksum(sums map[string]*Checksum, variant string, rec harness.Record) {
-	got, e1 := rec.Float("got")
-	want, e2 := rec.Float("want")
-	passes, e3 := rec.Int("passes")
-	if e1 != nil || e2 != nil || e3 != nil {
-		return
-	}
+func addChecksum(sums map[string]*Checksum, variant string, rec harness.ChecksumRec) {
 	c := sums[variant]
 	if c == nil {
-		c = &Checksum{Want: want}
+		c = &Checksum{Want: rec.Want}
 		sums[variant] = c
 	}
-	c.Got += got
-	c.Passes += int(passes)
-	c.Want = want
+	c.Got += rec.Got
+	c.Passes += int(rec.Passes)
+	c.Want = rec.Want
 }
 
 // inProcess is Part 2's first half: per variant, one process that makes its
@@ -624,23 +605,20 @@ func (r *runner) collectInProcess(v string, p *proc) {
 	s := &inProc{}
 	r.data.inproc[v] = s
 	for _, rec := range p.Records {
-		switch rec.Kind {
-		case "cold":
-			ns, e1 := rec.Float("ns")
-			flt, e2 := rec.Int("minflt")
-			if e1 == nil && e2 == nil {
-				s.coldNS, s.coldFlt = &ns, &flt
-			}
-		case "sample":
-			if _, ns, k, ok := sample(rec); ok {
-				s.samples = append(s.samples, float64(ns)/float64(k))
-				if f, err := rec.Int("minflt"); err == nil && f >= 0 { // -1: not counted (records.md)
-					s.warmFlt = append(s.warmFlt, f)
+		switch c := rec.Value.(type) {
+		case harness.ColdRec:
+			ns, flt := float64(c.NS), c.Minflt
+			s.coldNS, s.coldFlt = &ns, &flt
+		case harness.SampleRec:
+			if _, pass, ok := sample(rec); ok {
+				s.samples = append(s.samples, pass)
+				if c.Minflt >= 0 { // -1: not counted (records.md)
+					s.warmFlt = append(s.warmFlt, c.Minflt)
 				}
 			}
-		case "checksum":
-			r.addChecksum(v, rec)
-		case "ticks", "latency_buckets", "latency":
+		case harness.ChecksumRec:
+			r.addChecksum(v, c)
+		case harness.TicksRec, harness.LatencyBucketsRec, harness.LatencyRec:
 			r.data.collectLatency(rec)
 		}
 	}
@@ -669,7 +647,7 @@ func (r *runner) freshProcesses(ctx context.Context) error {
 
 // collectFresh adds one fresh process's cold pass and measured pass to the
 // runs of variant v in into; its checksum records go to sum.
-func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string, harness.Record)) {
+func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string, harness.ChecksumRec)) {
 	if p == nil {
 		return
 	}
@@ -684,27 +662,20 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 	setupNS, setupFlt := -1.0, int64(-1)
 	stack, heap, aslr := -1, -1, true
 	for _, rec := range p.Records {
-		switch rec.Kind {
-		case "cold":
-			if ns, err := rec.Float("ns"); err == nil {
-				cold = &ns
-				flt, _ = rec.Int("minflt")
+		switch c := rec.Value.(type) {
+		case harness.ColdRec:
+			ns := float64(c.NS)
+			cold, flt = &ns, c.Minflt
+		case harness.SetupRec:
+			setupNS, setupFlt = float64(c.NS), c.Minflt
+		case harness.LayoutRec:
+			stack, heap, aslr = int(c.StackPad), int(c.HeapPad), c.ASLR != 0
+		case harness.SampleRec:
+			if _, pass, ok := sample(rec); ok {
+				warm = append(warm, pass)
 			}
-		case "phase":
-			if rec.Fields["name"] == "setup" {
-				setupNS, _ = rec.Float("ns")
-				setupFlt, _ = rec.Int("minflt")
-			}
-		case "layout":
-			sp, _ := rec.Int("stack_pad")
-			hp, _ := rec.Int("heap_pad")
-			stack, heap, aslr = int(sp), int(hp), rec.Fields["aslr"] != "0"
-		case "sample":
-			if _, ns, k, ok := sample(rec); ok {
-				warm = append(warm, float64(ns)/float64(k))
-			}
-		case "checksum":
-			sum(v, rec)
+		case harness.ChecksumRec:
+			sum(v, c)
 		}
 	}
 	// A process counts in the cold series only with its measured pass, so
@@ -733,23 +704,18 @@ func (r *runner) placement() *harness.Layout {
 	return &harness.Layout{StackPad: 16 * r.pads.IntN(256), HeapPad: 16 * r.pads.IntN(256), NoASLR: r.opt.NoASLR}
 }
 
-// addGaps records what the gaps record says.
 // clockOf reads a clock record: the grid from its spaced runs
 // (machine.ClockGrid, as the fingerprint reads it), the median read cost,
 // the mean and the smallest step.
-func clockOf(rec harness.Record) *Clock {
-	c := &Clock{Source: rec.Fields["source"], Spaced: rec.Fields["spaced"]}
-	c.ReadCostNS, _ = rec.Float("read_cost_ns")
-	c.ReadCostMeanNS, _ = rec.Float("read_cost_mean_ns")
-	c.MinStepNS, _ = rec.Float("min_step_ns")
+func clockOf(rec harness.ClockRec) *Clock {
+	c := &Clock{Source: rec.Source, Spaced: rec.Spaced, ReadCostNS: rec.ReadCostNS, ReadCostMeanNS: rec.ReadCostMeanNS,
+		MinStepNS: float64(rec.MinStepNS)}
 	c.ResolutionNS = ClockResolution(c.Spaced, c.MinStepNS)
 	return c
 }
 
-func addGaps(c *Clock, rec harness.Record) {
-	c.GapWindowNS, _ = rec.Float("window_ns")
-	c.GapThresholdNS, _ = rec.Float("threshold_ns")
-	c.GapCount, _ = rec.Int("count")
-	c.GapTotalNS, _ = rec.Float("total_ns")
-	c.GapMaxNS, _ = rec.Float("max_ns")
+// addGaps records what the gaps record says.
+func addGaps(c *Clock, rec harness.GapsRec) {
+	c.GapWindowNS, c.GapThresholdNS, c.GapCount = float64(rec.WindowNS), float64(rec.ThresholdNS), rec.Count
+	c.GapTotalNS, c.GapMaxNS = float64(rec.TotalNS), float64(rec.MaxNS)
 }
