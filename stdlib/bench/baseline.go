@@ -59,7 +59,9 @@ func (b *baseRun) common(names []string) []string {
 // coin says whether the new build goes first.
 func (b *baseRun) coin() bool { return b.rng.IntN(2) == 0 }
 
-func (b *baseRun) addChecksum(variant string, rec harness.ChecksumRec) { addChecksum(b.sums, variant, rec) }
+func (b *baseRun) addChecksum(variant string, rec harness.ChecksumRec) {
+	addChecksum(b.sums, variant, rec)
+}
 
 // stepPair runs the lock-step pair of block j: both processes started in
 // step mode, then the prelude and each of the steps (StepRounds rounds
