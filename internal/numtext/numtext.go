@@ -1,4 +1,4 @@
-// Package numtext writes the numbers of stdlib/bench as its sentences,
+// Package numtext writes the numbers of a result as its sentences,
 // messages and labels print them (nanoseconds, percentages, ratios,
 // intervals, counts, byte sizes), and reads a size back (ParseSize). It
 // imports nothing of the module: every package that writes a figure can

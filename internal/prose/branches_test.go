@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -13,8 +13,8 @@ import (
 // renderer's sentence for the changed numbers holds, and the sentence of
 // the other branch on the same numbers does not.
 func TestBranchesOffTheCorpus(t *testing.T) {
-	claimed := func(r *bench.Result, claim string) *bench.Sentence {
-		for _, s := range bench.Sentences(r) {
+	claimed := func(r *protocol.Result, claim string) *protocol.Sentence {
+		for _, s := range protocol.Sentences(r) {
 			if s.Claim == claim {
 				return &s
 			}
@@ -23,11 +23,11 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 	}
 	cases := []struct {
 		name        string
-		pick        func(*bench.Result) bool
-		change      func(*bench.Result)
+		pick        func(*protocol.Result) bool
+		change      func(*protocol.Result)
 		want, other string
 	}{
-		{"the reads allocated", func(r *bench.Result) bool { return claimed(r, bench.ClaimZeroPage) != nil }, func(r *bench.Result) {
+		{"the reads allocated", func(r *protocol.Result) bool { return claimed(r, protocol.ClaimZeroPage) != nil }, func(r *protocol.Result) {
 			for i := range r.Variants {
 				if c := r.Variants[i].Series.Cold; c != nil {
 					for j := range c.SetupMinFlt {
@@ -35,15 +35,15 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 					}
 				}
 			}
-		}, bench.ClaimReadsAllocate, bench.ClaimZeroPage},
-		{"only Holm stops it", func(r *bench.Result) bool { return len(r.Comparisons) > 0 }, func(r *bench.Result) {
+		}, protocol.ClaimReadsAllocate, protocol.ClaimZeroPage},
+		{"only Holm stops it", func(r *protocol.Result) bool { return len(r.Comparisons) > 0 }, func(r *protocol.Result) {
 			c := &r.Comparisons[0]
 			c.Significant, c.PValue, c.PAdjusted = false, 0.01, 0.2
-		}, bench.ClaimFamily, bench.ClaimDiffer},
-		{"nobody else busy", func(r *bench.Result) bool { return r.Conditions.During != nil }, func(r *bench.Result) {
+		}, protocol.ClaimFamily, protocol.ClaimDiffer},
+		{"nobody else busy", func(r *protocol.Result) bool { return r.Conditions.During != nil }, func(r *protocol.Result) {
 			r.Conditions.During.Busiest = nil
-		}, bench.ClaimDuring, bench.ClaimDuringBusy},
-		{"a layout runs slower", func(r *bench.Result) bool { return claimed(r, bench.ClaimLayoutChance) != nil }, func(r *bench.Result) {
+		}, protocol.ClaimDuring, protocol.ClaimDuringBusy},
+		{"a layout runs slower", func(r *protocol.Result) bool { return claimed(r, protocol.ClaimLayoutChance) != nil }, func(r *protocol.Result) {
 			for i := range r.Variants {
 				if f := r.Variants[i].Series.Fresh; f != nil && f.Layout != nil {
 					for j := range f.SamplesNS {
@@ -54,17 +54,17 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 					f.Summary = stats.Summarize(f.SamplesNS)
 				}
 			}
-		}, bench.ClaimLayoutMore, bench.ClaimLayoutChance},
-		{"a difference of a size not known", func(r *bench.Result) bool { return claimed(r, bench.ClaimDifferBeyondAA) != nil }, func(r *bench.Result) {
+		}, protocol.ClaimLayoutMore, protocol.ClaimLayoutChance},
+		{"a difference of a size not known", func(r *protocol.Result) bool { return claimed(r, protocol.ClaimDifferBeyondAA) != nil }, func(r *protocol.Result) {
 			for i := range r.Comparisons {
 				if c := &r.Comparisons[i]; c.Significant && c.CILow > 1 {
 					c.CILow = 1 + r.Protocol.Resolve/4 // across the band's upper edge
 				}
 			}
-		}, bench.ClaimSizeUnknown, bench.ClaimDiffer},
-		{"within the A/A interval's reach", func(r *bench.Result) bool {
-			for _, s := range bench.Sentences(r) {
-				if s.Claim != bench.ClaimDiffer && s.Claim != bench.ClaimDifferBeyondAA {
+		}, protocol.ClaimSizeUnknown, protocol.ClaimDiffer},
+		{"within the A/A interval's reach", func(r *protocol.Result) bool {
+			for _, s := range protocol.Sentences(r) {
+				if s.Claim != protocol.ClaimDiffer && s.Claim != protocol.ClaimDifferBeyondAA {
 					continue
 				}
 				for _, c := range r.Comparisons {
@@ -74,14 +74,14 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 				}
 			}
 			return false
-		}, func(r *bench.Result) {
+		}, func(r *protocol.Result) {
 			// An A/A interval of [0.5, 2] (4x, the widest that sets a
 			// floor) reaches past the ratio; the control's own ratio does not.
 			r.AA.CILow, r.AA.CIHigh = 0.5, 2
-		}, bench.ClaimDifferWithinAA, bench.ClaimDifferAsAA},
-		{"the baseline left out", func(r *bench.Result) bool { return r.Baseline != nil }, func(r *bench.Result) {
+		}, protocol.ClaimDifferWithinAA, protocol.ClaimDifferAsAA},
+		{"the baseline left out", func(r *protocol.Result) bool { return r.Baseline != nil }, func(r *protocol.Result) {
 			r.Baseline, r.BaselineDropped = nil, "the previous build failed to run"
-		}, bench.ClaimBaselineDropped, bench.ClaimBaselineMethod},
+		}, protocol.ClaimBaselineDropped, protocol.ClaimBaselineMethod},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

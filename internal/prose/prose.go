@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // ErrNoOracle is returned for a sentence whose claim no oracle checks.
@@ -13,16 +13,16 @@ var ErrNoOracle = errors.New("no oracle for this sentence's claim")
 
 // Oracle says whether a sentence holds for a result: nil when it does,
 // else an error saying why not.
-type Oracle func(r *bench.Result, s bench.Sentence) error
+type Oracle func(r *protocol.Result, s protocol.Sentence) error
 
 // ClaimOf is the claim of a sentence: its Claim, or for a sentence whose
 // generator names none, the claim its topic and opening words make (the
 // latency sentences).
-func ClaimOf(s bench.Sentence) string {
+func ClaimOf(s protocol.Sentence) string {
 	if s.Claim != "" {
 		return s.Claim
 	}
-	if s.Topic == bench.TopicLatency {
+	if s.Topic == protocol.TopicLatency {
 		for _, p := range []struct{ prefix, claim string }{
 			{"the slowest of ", ClaimLatencyWorst},
 			{"the timer's own cost", ClaimLatencyOverhead},
@@ -53,7 +53,7 @@ const (
 
 // Check runs the oracle of s's claim on r: nil when the sentence holds,
 // ErrNoOracle when no oracle knows its claim, else why it is false.
-func Check(r *bench.Result, s bench.Sentence) error {
+func Check(r *protocol.Result, s protocol.Sentence) error {
 	c := ClaimOf(s)
 	o, ok := oracles[c]
 	if !ok {
@@ -71,20 +71,20 @@ func Claims() []string {
 	for c := range acrossOracles {
 		out = append(out, c)
 	}
-	out = append(out, bench.ClaimAcrossFloors, bench.ClaimAcrossNWay) // CheckNWay's
+	out = append(out, protocol.ClaimAcrossFloors, protocol.ClaimAcrossNWay) // CheckNWay's
 	return out
 }
 
 // Failure is a sentence of a result whose oracle says it is false.
 type Failure struct {
-	Sentence bench.Sentence
+	Sentence protocol.Sentence
 	Err      error
 }
 
 // CheckAll runs the oracle of every sentence bench.Sentences writes for r.
-func CheckAll(r *bench.Result) []Failure {
+func CheckAll(r *protocol.Result) []Failure {
 	var out []Failure
-	for _, s := range bench.Sentences(r) {
+	for _, s := range protocol.Sentences(r) {
 		if err := Check(r, s); err != nil {
 			out = append(out, Failure{s, err})
 		}

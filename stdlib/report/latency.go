@@ -1,12 +1,12 @@
 package report
 
 import (
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // latencyTable is every BENCH_OPS variant's percentiles side by side (the
 // latency entry of the result), or nil when no variant has one.
-func latencyTable(r *bench.Result) *table {
+func latencyTable(r *protocol.Result) *table {
 	t := &table{head: []string{"worst operation", "operations", "median", "p99", "p99.9", "p99.99", "worst", "worst/median", "timer overhead"}}
 	for _, v := range r.Variants {
 		l := v.Latency
@@ -15,10 +15,10 @@ func latencyTable(r *bench.Result) *table {
 		}
 		ratio := "-"
 		if l.P50NS > 0 {
-			ratio = bench.FormatBigRatio(l.MaxNS/l.P50NS) + "x"
+			ratio = protocol.FormatBigRatio(l.MaxNS/l.P50NS) + "x"
 		}
-		t.add(v.Name, bench.FormatCount(l.N), bench.FormatNS(l.P50NS), bench.FormatNS(l.P99NS), bench.FormatNS(l.P999NS),
-			bench.FormatNS(l.P9999NS), bench.FormatNS(l.MaxNS), ratio, bench.FormatNS(l.OverheadNS))
+		t.add(v.Name, protocol.FormatCount(l.N), protocol.FormatNS(l.P50NS), protocol.FormatNS(l.P99NS), protocol.FormatNS(l.P999NS),
+			protocol.FormatNS(l.P9999NS), protocol.FormatNS(l.MaxNS), ratio, protocol.FormatNS(l.OverheadNS))
 	}
 	if len(t.rows) == 0 {
 		return nil

@@ -5,7 +5,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -13,11 +13,11 @@ import (
 // per measured variant (median and spread of each series, time per
 // element) with the result+json entry, in place of the full tables and
 // plots a %bench shows for one result.
-func SweepPoint(r *bench.Result) map[string]any {
+func SweepPoint(r *protocol.Result) map[string]any {
 	t := &table{head: []string{"point", "variant", "series", "n", "median", "min", "max", "cv", "per element"}}
-	label := bench.PointLabel(r)
+	label := protocol.PointLabel(r)
 	if r.Sweep != nil && r.Sweep.Bytes != nil {
-		label += fmt.Sprintf(" (%sB)", bench.FormatBytes(*r.Sweep.Bytes))
+		label += fmt.Sprintf(" (%sB)", protocol.FormatBytes(*r.Sweep.Bytes))
 	}
 	for _, v := range r.Variants {
 		for _, name := range []string{"interleaved", "fresh"} {
@@ -27,10 +27,10 @@ func SweepPoint(r *bench.Result) map[string]any {
 			}
 			per := ""
 			if r.Sweep != nil && r.Sweep.Elements > 0 {
-				per = bench.FormatNS(s.Summary.Median / float64(r.Sweep.Elements))
+				per = protocol.FormatNS(s.Summary.Median / float64(r.Sweep.Elements))
 			}
-			t.add(label, v.Name, name, fmt.Sprint(s.Summary.N), bench.FormatNS(s.Summary.Median), bench.FormatNS(s.Summary.Min),
-				bench.FormatNS(s.Summary.Max), fmt.Sprintf("%.1f%%", s.Summary.CVPct), per)
+			t.add(label, v.Name, name, fmt.Sprint(s.Summary.N), protocol.FormatNS(s.Summary.Median), protocol.FormatNS(s.Summary.Min),
+				protocol.FormatNS(s.Summary.Max), fmt.Sprintf("%.1f%%", s.Summary.CVPct), per)
 		}
 	}
 	var h, txt strings.Builder
@@ -50,7 +50,7 @@ func SweepPoint(r *bench.Result) map[string]any {
 
 // SweepCommentary is the commentary of a whole sweep: the sweep sentences
 // bench.SweepSentences writes, as one paragraph.
-func SweepCommentary(rs []*bench.Result) map[string]any {
+func SweepCommentary(rs []*protocol.Result) map[string]any {
 	names := map[string]bool{}
 	if len(rs) > 0 {
 		for _, v := range rs[0].Variants {
@@ -58,7 +58,7 @@ func SweepCommentary(rs []*bench.Result) map[string]any {
 		}
 	}
 	var ss []string
-	for _, s := range bench.SweepSentences(rs) {
+	for _, s := range protocol.SweepSentences(rs) {
 		ss = append(ss, sentence(s.Text, names))
 	}
 	md := "**Sweep.** " + strings.Join(ss, " ")
