@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/schema"
 )
 
@@ -162,7 +162,7 @@ func fields(t reflect.Type) []field {
 // types and forgotten in the schema fails here.
 func TestExtensionSchemaIsComplete(t *testing.T) {
 	d := readSchema(t, "result.ext.schema.json")
-	miss := d.missing(reflect.TypeFor[protocol.Result](), d.root, "result", map[string]bool{})
+	miss := d.missing(reflect.TypeFor[result.Result](), d.root, "result", map[string]bool{})
 	slices.Sort(miss)
 	for _, m := range miss {
 		t.Errorf("%s is not in result.ext.schema.json", m)

@@ -77,6 +77,7 @@ const (
 	MaxPairs            = result.MaxPairs
 	MaxBudget           = result.MaxBudget
 	Method              = result.Method
+	ResultFile          = result.ResultFile
 )
 
 var (

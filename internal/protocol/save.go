@@ -11,9 +11,6 @@ import (
 	"github.com/benchbook/benchbook/internal/kproc"
 )
 
-// ResultFile is the name of the result JSON in a run's raw folder.
-const ResultFile = "result.json"
-
 // save writes the result next to the raw records, atomically, and the Go
 // benchmark format export when asked for; both hold samples and are
 // private to the user (0600), as the raw records are.
