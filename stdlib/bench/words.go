@@ -59,8 +59,9 @@ func FindFalls(curve []CurvePoint) []Fall { return findings.FindFalls(curve) }
 // 1.41 ms, to three significant digits.
 func FormatNS(ns float64) string { return numtext.FormatNS(ns) }
 
-// FormatRatio writes a ratio with three decimals below 10 and three
-// significant digits above: 1.002, 0.998, 24100.
+// FormatRatio writes a ratio with three decimals below 10, three
+// significant digits up to 1000 and a whole number from there: 1.002,
+// 0.998, 24.1, 31282.
 func FormatRatio(x float64) string { return numtext.FormatRatio(x) }
 
 // FormatPct writes a fraction as a percentage: 0.239 -> "23.9%"; below 0.1%
