@@ -22,7 +22,7 @@ import (
 )
 
 // benchSweep runs %bench NAME sweep=...: one build per point, every point
-// measured under the protocol with the points interleaved (bench.RunSweep),
+// measured under the protocol with the points interleaved (protocol.RunSweep),
 // then per point a compact table with its result+json entry, the sweep
 // plot and the sweep commentary. The glue variable (as=, default NAME) is
 // the last point's result; every point is also bench.Get("NAME@N=4K").

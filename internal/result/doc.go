@@ -3,6 +3,7 @@
 // application/vnd.benchbook.result+json), and the figures read off them
 // (series, summaries, ratios, the clock timeline, latency percentiles,
 // predictions judged). It runs nothing: internal/protocol runs the protocol and
-// fills a Result, and re-exports these names (bench.Result is
-// result.Result) for the notebook's glue and the other packages.
+// fills a Result, and re-exports these names (protocol.Result is
+// result.Result); the notebook's facade, stdlib/bench, names those a glue
+// cell uses.
 package result

@@ -7,7 +7,7 @@ import (
 )
 
 // checkCounts recomputes every variant's instruction counts (counts) from
-// the two callgrind runs it stores (bench.CountsOf): instructions per pass,
+// the two callgrind runs it stores (protocol.CountsOf): instructions per pass,
 // per element, and the simulated misses per pass.
 func checkCounts(r *protocol.Result) []string {
 	var problems []string

@@ -27,7 +27,7 @@ func sweepPoints(nb *ipynb.Notebook, id string) []*protocol.Result {
 
 // checkSweep recomputes what a sweep point holds beyond its own samples:
 // its working set from every point's parameter values and static data
-// (bench.WorkingSet: the fit, or bytes=EXPR), its elements, and, on the
+// (sweep.WorkingSet: the fit, or bytes=EXPR), its elements, and, on the
 // point that carries the sweep's summary, the prediction's ratio of
 // medians, interval and verdict from the two points' samples.
 func checkSweep(nb *ipynb.Notebook, r *protocol.Result) []string {
