@@ -18,10 +18,10 @@ import (
 	"github.com/benchbook/benchbook/internal/procs"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/evidence"
 	"github.com/benchbook/benchbook/kernel"
-	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
 func cmdInstall(args []string, stdout io.Writer) error {
@@ -300,7 +300,7 @@ func cmdRecover(args []string, stdout io.Writer) error {
 	if len(args) != 1 {
 		return errors.New("recover: benchbook recover RESULTS_FOLDER (the folder a %bench run named when it started)")
 	}
-	r, err := bench.Recover(args[0])
+	r, err := protocol.Recover(args[0])
 	if err != nil {
 		return err
 	}
@@ -310,11 +310,11 @@ func cmdRecover(args []string, stdout io.Writer) error {
 
 // recoverSummary is one line: the kernel, and per variant how many samples
 // of each series were recovered.
-func recoverSummary(r *bench.Result) string {
+func recoverSummary(r *protocol.Result) string {
 	var parts []string
 	for _, v := range r.Variants {
 		var series []string
-		for _, name := range bench.SeriesNames {
+		for _, name := range protocol.SeriesNames {
 			if s := v.Get(name); s != nil {
 				series = append(series, fmt.Sprintf("%s n=%d", name, len(s.SamplesNS)))
 			}
@@ -325,7 +325,7 @@ func recoverSummary(r *bench.Result) string {
 		parts = append(parts, v.Name+": "+strings.Join(series, ", "))
 	}
 	return fmt.Sprintf("recovered %s (partial): %s; written to %s", r.Kernel.Name, strings.Join(parts, "; "),
-		filepath.Join(r.RawFile, bench.ResultFile))
+		filepath.Join(r.RawFile, protocol.ResultFile))
 }
 
 // quick is BENCHBOOK_QUICK=1: every %bench runs as a smoke test.

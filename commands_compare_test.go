@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/evidence"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 
@@ -25,7 +25,7 @@ import (
 
 // resultsEngine answers each %bench line with its synthetic result, as
 // the kernel renders one (the outputs verify).
-type resultsEngine map[string]*bench.Result
+type resultsEngine map[string]*protocol.Result
 
 func (e resultsEngine) Execute(_ context.Context, _, code string, pub display.Publisher) (map[string]any, error) {
 	r, ok := e[code]
@@ -44,7 +44,7 @@ func syntheticNotebook(t *testing.T, path string, seed uint64, scale float64) st
 	t.Helper()
 	r := benchtest.Synthetic(benchtest.Spec{Seed: seed, FreqMHz: 2900, ReadNS: 21, Variants: []benchtest.VariantSpec{
 		{Name: "sink", MedianNS: 500000 * scale, Spread: 0.01}, {Name: "discarded", MedianNS: 22, Spread: 0.05, Dead: true}}})
-	r.Findings = bench.Findings(r)
+	r.Findings = protocol.Findings(r)
 	code := "%bench seed"
 	nb := ipynb.New(ipynb.NewCode(code))
 	if err := ipynb.Execute(context.Background(), nb, resultsEngine{code: r}, ipynb.RunOptions{}); err != nil {

@@ -14,8 +14,9 @@ const module = "github.com/benchbook/benchbook"
 // package's transitive dependencies (go list -deps): kernel/ (the wire
 // protocol) depends on nothing of cells/ or stdlib/; cells/ (what a cell
 // means) nothing of kernel/; stdlib/ and internal/ (what cells use)
-// neither kernel/ nor cells/; and no package but the root command depends
-// on both kernel/ and cells/: main.go and engine.go are the one adapter.
+// neither kernel/ nor cells/; internal/ not the notebook's facade
+// stdlib/bench; and no package but the root command depends on both
+// kernel/ and cells/: main.go and engine.go are the one adapter.
 func TestImportRules(t *testing.T) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	out, err := exec.Command(goTool, "list", "-deps=false", "-f", `{{.ImportPath}}:{{join .Deps " "}}`, "./...").Output()
@@ -45,6 +46,7 @@ func TestImportRules(t *testing.T) {
 		{"stdlib", []string{"kernel", "cells"}, "what cells use is below them"},
 		{"internal", []string{"kernel", "cells"}, "what cells use is below them"},
 		{"stdlib", []string{"internal/prose"}, "the oracles and the figures they recompute are written apart from the renderers (docs/prose.md)"},
+		{"internal", []string{"stdlib/bench"}, "stdlib/bench is the notebook's facade; code in the module uses internal/protocol"},
 	}
 	for pkg, ds := range deps {
 		for _, r := range rules {

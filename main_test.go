@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/cells"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
 // TestMain lets this test binary be the glue child process of the
@@ -176,8 +176,8 @@ func TestRecoverCommand(t *testing.T) {
 	if err := run([]string{"recover", t.TempDir()}, &out, &errOut); err == nil || !strings.Contains(err.Error(), "run.json") {
 		t.Errorf("an empty folder: %v", err)
 	}
-	r := &bench.Result{Kernel: bench.Kernel{Name: "seed"}, RawFile: "/r/seed-1",
-		Variants: []bench.Variant{{Name: "sink", Series: bench.Series{Interleaved: bench.NewSamples([]float64{1, 2, 3})}}, {Name: "none"}}}
+	r := &protocol.Result{Kernel: protocol.Kernel{Name: "seed"}, RawFile: "/r/seed-1",
+		Variants: []protocol.Variant{{Name: "sink", Series: protocol.Series{Interleaved: protocol.NewSamples([]float64{1, 2, 3})}}, {Name: "none"}}}
 	want := "recovered seed (partial): sink: interleaved n=3; none: no samples; written to /r/seed-1/result.json"
 	if got := recoverSummary(r); got != want {
 		t.Errorf("summary\n got %s\nwant %s", got, want)

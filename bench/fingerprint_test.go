@@ -14,7 +14,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // The fingerprint's cost to a %bench (issue 22: at most 0.3 s): a quick
@@ -28,13 +28,13 @@ func BenchmarkFingerprintAdded(b *testing.B) {
 		b.Fatal(err)
 	}
 	runOnce := func(extra ...string) time.Duration {
-		opt, err := bench.ParseOptions(append([]string{"quick", "variants=sink"}, extra...))
+		opt, err := protocol.ParseOptions(append([]string{"quick", "variants=sink"}, extra...))
 		if err != nil {
 			b.Fatal(err)
 		}
 		opt.ResultsDir = b.TempDir()
 		t0 := time.Now()
-		if _, err := bench.Run(context.Background(), k, opt); err != nil {
+		if _, err := protocol.Run(context.Background(), k, opt); err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(t0)

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/stdlib/report"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -72,7 +72,7 @@ func BenchmarkCompareUnpaired6000Over600(b *testing.B) {
 func BenchmarkPairDifference6000Over600(b *testing.B) {
 	scaling(b, func(n int) func() {
 		x := samples(n, 5, 100)
-		return func() { _ = bench.PairDifference(x, bench.PairQuantile) }
+		return func() { _ = protocol.PairDifference(x, protocol.PairQuantile) }
 	})
 }
 

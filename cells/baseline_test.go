@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 
@@ -23,14 +23,14 @@ func chainKernel(name string, passes int) string {
 
 func itoa(n int) string { return string(rune('0' + n)) }
 
-func benchResult(t *testing.T, s *Session, label, code string) (*recorder, *bench.Result) {
+func benchResult(t *testing.T, s *Session, label, code string) (*recorder, *protocol.Result) {
 	t.Helper()
 	rec, _, e := execute(t, s, label, code)
 	if e != nil {
 		t.Fatalf("%s: %v %v", label, e.Value, e.Traceback)
 	}
 	for _, b := range rec.displays {
-		if r, ok := b.Data[display.MIMEResult].(*bench.Result); ok {
+		if r, ok := b.Data[display.MIMEResult].(*protocol.Result); ok {
 			return rec, r
 		}
 	}
@@ -38,8 +38,8 @@ func benchResult(t *testing.T, s *Session, label, code string) (*recorder, *benc
 	return nil, nil
 }
 
-func verdicts(r *bench.Result, series string) map[string]bench.BaselineVariant {
-	out := map[string]bench.BaselineVariant{}
+func verdicts(r *protocol.Result, series string) map[string]protocol.BaselineVariant {
+	out := map[string]protocol.BaselineVariant{}
 	for _, e := range r.Baseline.Variants {
 		if e.Series == series {
 			out[e.Name] = e
@@ -72,7 +72,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 	// the same previous build before it fails the test.
 	execute(t, s, "Cell[5]", chainKernel("k", 5))
 	var rec *recorder
-	var after *bench.Result
+	var after *protocol.Result
 	const tries = 3
 	for try := 0; try < tries; try++ {
 		if try > 0 {
@@ -94,8 +94,8 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 			t.Fatalf("no interleaved verdict or headline for sum: %+v", after.Baseline)
 		}
 		h := after.Baseline.Verdicts[0]
-		if h.Verdict == bench.VerdictSlower && h.Ratio > 1.1 && h.Ratio < 1.45 && h.CILow > 1 &&
-			e.Verdict == bench.VerdictSlower && len(e.SamplesNS) == len(after.RoundBlock) {
+		if h.Verdict == protocol.VerdictSlower && h.Ratio > 1.1 && h.Ratio < 1.45 && h.CILow > 1 &&
+			e.Verdict == protocol.VerdictSlower && len(e.SamplesNS) == len(after.RoundBlock) {
 			break
 		}
 		if try == tries-1 {
@@ -104,7 +104,7 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 		}
 		t.Logf("try %d: 25%% more work read %q %.3f [%.3f, %.3f]", try+1, h.Verdict, h.Ratio, h.CILow, h.CIHigh)
 	}
-	if after.Baseline.Blocks < bench.MinRuns || len(after.RoundBlock) != after.Baseline.Blocks*bench.BlockRounds {
+	if after.Baseline.Blocks < protocol.MinRuns || len(after.RoundBlock) != after.Baseline.Blocks*protocol.BlockRounds {
 		t.Errorf("%d blocks, %d rounds", after.Baseline.Blocks, len(after.RoundBlock))
 	}
 	if len(after.Baseline.NewFirst) != len(after.RoundBlock) {
@@ -139,12 +139,12 @@ func TestBeforeAfterInOneRun(t *testing.T) {
 		}
 		wrong = nil
 		for _, e := range aa.Baseline.Variants {
-			if e.Verdict == bench.VerdictSlower || e.Verdict == bench.VerdictFaster {
+			if e.Verdict == protocol.VerdictSlower || e.Verdict == protocol.VerdictFaster {
 				wrong = append(wrong, fmt.Sprintf("%s/%s: %q, ratio %.4f [%.4f, %.4f]", e.Name, e.Series, e.Verdict, e.Ratio, e.CILow, e.CIHigh))
 			}
 		}
 		for _, h := range aa.Baseline.Verdicts {
-			if h.Verdict != bench.VerdictNoDifference {
+			if h.Verdict != protocol.VerdictNoDifference {
 				wrong = append(wrong, fmt.Sprintf("headline %s: %q, ratio %.4f [%.4f, %.4f]", h.Name, h.Verdict, h.Ratio, h.CILow, h.CIHigh))
 			}
 		}
@@ -209,7 +209,7 @@ func TestBeforeAfterDeadHeadline(t *testing.T) {
 	}
 	v := r.Baseline.Verdicts[0]
 	h := headlineOf(t, rec)
-	if v.Verdict != bench.VerdictDead || v.New != bench.VerdictDead || v.Previous != "" ||
+	if v.Verdict != protocol.VerdictDead || v.New != protocol.VerdictDead || v.Previous != "" ||
 		!strings.Contains(h, "sum: DEAD now: it times the clock") || !strings.Contains(h, "not a speed-up") || strings.Contains(h, "faster") {
 		t.Errorf("verdict %+v, headline %q", v, h)
 	}

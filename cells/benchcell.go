@@ -12,7 +12,7 @@ import (
 
 	"github.com/benchbook/benchbook/cells/glue"
 	"github.com/benchbook/benchbook/internal/harness"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
@@ -22,7 +22,7 @@ import (
 // the commentary and, when NAME was benched before, what moved.
 func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.Publisher) error {
 	started := time.Now()
-	opt, err := bench.ParseOptions(s.args(m.Args))
+	opt, err := protocol.ParseOptions(s.args(m.Args))
 	if err != nil {
 		return cellError("BenchError", label, 1, err.Error())
 	}
@@ -51,7 +51,7 @@ func (s *Session) bench(ctx context.Context, label string, m Magic, pub display.
 		pub.Stream("stderr", fmt.Sprintf("the result could not be bound to %s in glue cells: %v\n", as, bindErr))
 	}
 	switch {
-	case errors.Is(err, bench.ErrInterrupted):
+	case errors.Is(err, protocol.ErrInterrupted):
 		return cellError("Interrupted", label, 1, fmt.Sprintf("%%bench was interrupted; the partial result is above, %s, and on disk in %s", bound, r.RawFile))
 	case err != nil:
 		return cellError("BenchError", label, 1, err.Error())
@@ -70,7 +70,7 @@ func (s *Session) args(keys []string) []string {
 // runBench runs the protocol with a progress line updated in place, the
 // cell's first output, and keeps the result for the session; it returns
 // the progress line's display id, where show puts the headline.
-func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, pub display.Publisher) (*bench.Result, string, error) {
+func (s *Session) runBench(ctx context.Context, name string, opt protocol.Options, pub display.Publisher) (*protocol.Result, string, error) {
 	k, err := s.kernel(name)
 	if err != nil {
 		return nil, "", err
@@ -112,10 +112,10 @@ func (s *Session) runBench(ctx context.Context, name string, opt bench.Options, 
 	}
 	progress := progressLine(pub, id)
 	progress(fmt.Sprintf("%%bench %s: starting%s", name, lead), false)
-	opt.Progress = func(p bench.Progress) {
+	opt.Progress = func(p protocol.Progress) {
 		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)%s", name, p, time.Since(start).Seconds(), lead), true)
 	}
-	r, err := bench.Run(ctx, runK, opt)
+	r, err := protocol.Run(ctx, runK, opt)
 	if r != nil {
 		s.mu.Lock()
 		s.benched[name] = k
@@ -158,13 +158,13 @@ func (s *Session) baseline(name string, k *harness.Kernel, other string) (base *
 // comparison across runs) with its overlays, then the conditions and
 // tables with the result+json entry, the plots, and the commentary. Every
 // output says what it is in its metadata (report.Role), which verify reads.
-func (s *Session) show(r *bench.Result, pub display.Publisher, headline string) {
+func (s *Session) show(r *protocol.Result, pub display.Publisher, headline string) {
 	pub.Display(display.Bundle{Data: report.HeadlineBundle(r), Metadata: report.Role(report.RoleHeadline), ID: headline}, true)
 	s.mu.Lock()
 	prev := s.results[r.Kernel.Name]
 	s.results[r.Kernel.Name] = r
 	s.mu.Unlock()
-	overlay := func(before *bench.Result) {
+	overlay := func(before *protocol.Result) {
 		for _, v := range r.Variants {
 			if before.Variant(v.Name) == nil || v.Dead {
 				continue

@@ -3,7 +3,7 @@ package cells
 import (
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 var magics = []string{"%%c", "%%go", "%%gotest", "%bench", "%help", "%lsmagic"}
@@ -29,7 +29,7 @@ func (s *Session) completeMagic(code string, cursor int) (matches []string, star
 	case fields[0] == "%bench" && len(fields) == 1:
 		candidates = s.kernelNames()
 	case fields[0] == "%bench":
-		for _, k := range bench.ValidKeys() {
+		for _, k := range protocol.ValidKeys() {
 			if k == "quick" {
 				candidates = append(candidates, k)
 			} else {

@@ -6,17 +6,17 @@ import (
 	"fmt"
 
 	"github.com/benchbook/benchbook/internal/harness"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
-// control prepares a control (pages=, pad=; stdlib/bench/controls.go):
+// control prepares a control (pages=, pad=; internal/protocol/controls.go):
 // run is what runs as the kernel, base what runs beside it in the
 // baseline's place, note what the result says of it.
 //   - pages=huge: k itself on both sides, the driver's -pages option
 //     differing;
 //   - pad=BYTES: k built again with -DBENCH_PAD=BYTES (C only) as the
 //     kernel, k beside it.
-func (s *Session) control(ctx context.Context, name string, k *harness.Kernel, opt bench.Options) (run, base *harness.Kernel, note string, err error) {
+func (s *Session) control(ctx context.Context, name string, k *harness.Kernel, opt protocol.Options) (run, base *harness.Kernel, note string, err error) {
 	if opt.Layouts > 1 {
 		return nil, nil, "", errors.New("pages= and pad= do not combine with layouts=: the control is measured beside the kernel in one layout")
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/benchbook/benchbook/cells/gluechild"
 	"github.com/benchbook/benchbook/stdlib/display"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/report"
 	"github.com/benchbook/benchbook/stdlib/symbols"
 	"github.com/traefik/yaegi/interp"
@@ -30,8 +30,8 @@ var preload = map[string]string{
 
 // benchAPI is what bench.Run, bench.Get and bench.Kernels do in glue cells.
 type benchAPI struct {
-	run     func(name string, args ...string) (*bench.Result, error)
-	get     func(name string) *bench.Result
+	run     func(name string, args ...string) (*protocol.Result, error)
+	get     func(name string) *protocol.Result
 	kernels func() []string
 }
 
@@ -106,8 +106,8 @@ func childOptions(call gluechild.Caller) (glue.Options, error) {
 // remoteBench is the child's bench API: each call asks the parent.
 func remoteBench(call gluechild.Caller) benchAPI {
 	return benchAPI{
-		run: func(name string, args ...string) (*bench.Result, error) {
-			var r *bench.Result
+		run: func(name string, args ...string) (*protocol.Result, error) {
+			var r *protocol.Result
 			site := call.Site()
 			if call.Replaying() { // a var initializer: the result it had, not a new run
 				err := call.Call(callReplayed, getArgs{Name: name, Site: site}, &r)
@@ -116,8 +116,8 @@ func remoteBench(call gluechild.Caller) benchAPI {
 			err := call.Call(callRun, runArgs{Name: name, Args: args, Site: site}, &r)
 			return r, err
 		},
-		get: func(name string) *bench.Result {
-			var r *bench.Result
+		get: func(name string) *protocol.Result {
+			var r *protocol.Result
 			site, method := call.Site(), callGet
 			if call.Replaying() {
 				method = callReplayed
@@ -175,8 +175,8 @@ func (s *Session) handleGlue(ctx context.Context, pub display.Publisher, method 
 // runFromGlue is bench.Run in glue cells: the protocol on a kernel built in
 // this session, with %bench's keys: bench.Run("seed", "quick", "reps=20").
 // The result is kept as the kernel's latest, like %bench's.
-func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name string, args ...string) (*bench.Result, error) {
-	opt, err := bench.ParseOptions(s.args(args))
+func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name string, args ...string) (*protocol.Result, error) {
+	opt, err := protocol.ParseOptions(s.args(args))
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (s *Session) runFromGlue(ctx context.Context, pub display.Publisher, name s
 
 // keepSite keeps the result (nil too) a declaration's call returned, for
 // its replay.
-func (s *Session) keepSite(site string, r *bench.Result) {
+func (s *Session) keepSite(site string, r *protocol.Result) {
 	if site == "" {
 		return
 	}
@@ -206,7 +206,7 @@ func (s *Session) keepSite(site string, r *bench.Result) {
 
 // replayedResult answers a bench.Run or bench.Get that a replay runs again:
 // the result the call returned when its cell ran.
-func (s *Session) replayedResult(a getArgs) (*bench.Result, error) {
+func (s *Session) replayedResult(a getArgs) (*protocol.Result, error) {
 	s.mu.Lock()
 	r, ok := s.sites[a.Site]
 	s.mu.Unlock()
@@ -217,7 +217,7 @@ func (s *Session) replayedResult(a getArgs) (*bench.Result, error) {
 }
 
 // result is bench.Get: the latest result of a kernel in this session.
-func (s *Session) result(name string) *bench.Result {
+func (s *Session) result(name string) *protocol.Result {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.results[name]
@@ -236,7 +236,7 @@ func (s *Session) kernelNames() []string {
 // render shows notebook values richly when they are a cell's final value.
 func render(v any) (map[string]any, bool) {
 	switch x := v.(type) {
-	case *bench.Result:
+	case *protocol.Result:
 		if x == nil {
 			return nil, false
 		}

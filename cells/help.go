@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -79,12 +79,12 @@ func HelpText(topic string) (string, error) {
 
 // benchKeys lists the keys of %bench with what each does.
 func benchKeys() string {
-	keys := bench.ValidKeys()
+	keys := protocol.ValidKeys()
 	sort.Strings(keys)
 	var b strings.Builder
 	b.WriteString("%bench keys:\n")
 	for _, k := range keys {
-		fmt.Fprintf(&b, "  %-9s %s\n", k, bench.KeyHelp(k))
+		fmt.Fprintf(&b, "  %-9s %s\n", k, protocol.KeyHelp(k))
 	}
 	return b.String()
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -34,7 +34,7 @@ func TestHelpMagics(t *testing.T) {
 	}
 	// Every key %bench accepts is in its help.
 	text, _ := HelpText("%bench")
-	for _, k := range bench.ValidKeys() {
+	for _, k := range protocol.ValidKeys() {
 		if !strings.Contains(text, "  "+k+" ") {
 			t.Errorf("%%bench? does not list key %s", k)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 
 	"github.com/benchbook/benchbook/internal/measuretest"
 )
@@ -30,7 +30,7 @@ func TestLayoutsSpreadTheFreshProcesses(t *testing.T) {
 	}
 	var layout string
 	for _, f := range r.Findings {
-		if f.Kind == bench.KindLayout {
+		if f.Kind == protocol.KindLayout {
 			layout = f.Text
 		}
 	}

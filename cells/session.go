@@ -1,6 +1,6 @@
 // Package cells is what a benchbook cell means: its magic line picks native
 // C or Go benchmark kernels (built by internal/harness), the measurement
-// protocol (%bench, stdlib/bench), or plain Go glue interpreted by yaegi
+// protocol (%bench, internal/protocol), or plain Go glue interpreted by yaegi
 // (cells/glue). A Session executes cells one after another and publishes
 // their outputs through a display.Publisher; it knows nothing of sockets.
 //
@@ -25,7 +25,7 @@ import (
 	"github.com/benchbook/benchbook/cells/gluechild"
 	"github.com/benchbook/benchbook/internal/execerr"
 	"github.com/benchbook/benchbook/internal/harness"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -52,7 +52,7 @@ type Session struct {
 
 	mu      sync.Mutex
 	kernels map[string]*harness.Kernel
-	results map[string]*bench.Result
+	results map[string]*protocol.Result
 	// benched is the build each kernel name was last measured with: the
 	// baseline of its next %bench when the build changed.
 	benched map[string]*harness.Kernel
@@ -60,7 +60,7 @@ type Session struct {
 	specs map[string]harness.Spec
 	// sites are the results that bench.Run and bench.Get returned in var
 	// initializers, by call site, for their replay.
-	sites map[string]*bench.Result
+	sites map[string]*protocol.Result
 }
 
 // New starts a session.
@@ -75,8 +75,8 @@ func New(opt Options) (*Session, error) {
 	if opt.ResultsDir == "" {
 		opt.ResultsDir = filepath.Join(opt.Dir, "results")
 	}
-	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*bench.Result{},
-		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}, sites: map[string]*bench.Result{}}
+	s := &Session{opt: opt, kernels: map[string]*harness.Kernel{}, results: map[string]*protocol.Result{},
+		benched: map[string]*harness.Kernel{}, specs: map[string]harness.Spec{}, sites: map[string]*protocol.Result{}}
 	g, err := gluechild.Start(gluechild.Options{Dir: opt.Dir, Handle: s.handleGlue})
 	if err != nil {
 		return nil, fmt.Errorf("glue interpreter: %w", err)

@@ -15,18 +15,18 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // benchSweep runs %bench NAME sweep=...: one build per point, every point
-// measured under the protocol with the points interleaved (bench.RunSweep),
+// measured under the protocol with the points interleaved (protocol.RunSweep),
 // then per point a compact table with its result+json entry, the sweep
 // plot and the sweep commentary. The glue variable (as=, default NAME) is
 // the last point's result; every point is also bench.Get("NAME@N=4K").
-func (s *Session) benchSweep(ctx context.Context, label string, name, as string, opt bench.Options, pub display.Publisher) error {
+func (s *Session) benchSweep(ctx context.Context, label string, name, as string, opt protocol.Options, pub display.Publisher) error {
 	fail := func(err error) error { return cellError("BenchError", label, 1, err.Error()) }
 	s.mu.Lock()
 	spec, ok := s.specs[name]
@@ -60,15 +60,15 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	if opt.Predict != "" {
 		pub.Stream("stdout", fmt.Sprintf("prediction, written before the run: %s\n", opt.Predict))
 	}
-	runs := make([]bench.SweepRun, len(points))
+	runs := make([]protocol.SweepRun, len(points))
 	for i := range points {
-		runs[i] = bench.SweepRun{Kernel: kernels[i], Point: points[i]}
+		runs[i] = protocol.SweepRun{Kernel: kernels[i], Point: points[i]}
 	}
 	progress(fmt.Sprintf("%%bench %s: sweep of %d points starting", name, len(points)), true)
-	opt.Progress = func(p bench.Progress) {
+	opt.Progress = func(p protocol.Progress) {
 		progress(fmt.Sprintf("%%bench %s: %s (%.1f s)", name, p, time.Since(start).Seconds()), true)
 	}
-	rs, runErr := bench.RunSweep(ctx, runs, opt)
+	rs, runErr := protocol.RunSweep(ctx, runs, opt)
 	if rs == nil {
 		progress(fmt.Sprintf("%%bench %s: sweep failed after %.1f s (below)", name, time.Since(start).Seconds()), true)
 		return fail(runErr)
@@ -77,7 +77,7 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 	s.showSweep(rs, pub)
 	s.mu.Lock()
 	for _, r := range rs {
-		s.results[name+"@"+bench.PointLabel(r)] = r
+		s.results[name+"@"+protocol.PointLabel(r)] = r
 	}
 	s.results[name] = rs[len(rs)-1]
 	s.mu.Unlock()
@@ -87,7 +87,7 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 		pub.Stream("stderr", fmt.Sprintf("the result could not be bound to %s in glue cells: %v\n", as, bindErr))
 	}
 	switch {
-	case errors.Is(runErr, bench.ErrInterrupted):
+	case errors.Is(runErr, protocol.ErrInterrupted):
 		return cellError("Interrupted", label, 1, "%bench was interrupted; the partial results are above ("+bound+") and on disk")
 	case runErr != nil:
 		return fail(runErr)
@@ -97,7 +97,7 @@ func (s *Session) benchSweep(ctx context.Context, label string, name, as string,
 
 // showSweep publishes a sweep: per point a compact table with its
 // result+json entry, then the plot and the commentary.
-func (s *Session) showSweep(rs []*bench.Result, pub display.Publisher) {
+func (s *Session) showSweep(rs []*protocol.Result, pub display.Publisher) {
 	for _, r := range rs {
 		pub.Display(display.Bundle{Data: report.SweepPoint(r), Metadata: report.Role(report.RoleResult), ID: display.NewID()}, false)
 	}
@@ -114,21 +114,21 @@ func (s *Session) showSweep(rs []*bench.Result, pub display.Publisher) {
 // available before any build; without it, a one-axis sweep builds its two
 // smallest points first and refuses when the line through their static
 // data puts the largest point beyond the memory available.
-func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt bench.Options, pub display.Publisher) ([]*harness.Kernel, []bench.SweepPoint, error) {
+func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt protocol.Options, pub display.Publisher) ([]*harness.Kernel, []protocol.SweepPoint, error) {
 	fail := func(err error) error { return cellError("BenchError", spec.Label, 0, err.Error()) }
 	axes := opt.Sweep
-	pts := bench.Points(axes)
+	pts := protocol.Points(axes)
 	params := make([]string, len(axes))
 	for i, a := range axes {
 		params[i] = a.Param
 	}
 	avail, haveMem := memAvailable()
 	if opt.Bytes != nil && haveMem {
-		largest, _, _ := bench.WorkingSet(pts, params, nil, opt.Bytes)
+		largest, _, _ := protocol.WorkingSet(pts, params, nil, opt.Bytes)
 		for i, b := range largest {
 			if *b > avail {
 				return nil, nil, fail(fmt.Errorf("sweep: the point %s needs %sB (bytes=%s) and the machine has %sB available (MemAvailable): refused before building",
-					pointText(params, pts[i]), bench.FormatBytes(*b), opt.Bytes, bench.FormatBytes(avail)))
+					pointText(params, pts[i]), protocol.FormatBytes(*b), opt.Bytes, protocol.FormatBytes(avail)))
 			}
 		}
 	}
@@ -166,7 +166,7 @@ func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt bench.O
 			cached++
 		}
 		kernels[i] = k
-		if sections[i], err = bench.SectionBytes(k.Binary); err != nil {
+		if sections[i], err = protocol.SectionBytes(k.Binary); err != nil {
 			return nil, nil, fail(err)
 		}
 		if n == 1 && len(axes) == 1 && opt.Bytes == nil && haveMem {
@@ -176,12 +176,12 @@ func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt bench.O
 			est := float64(sections[a]) + slope*float64(pts[top][0]-pts[a][0])
 			if est > float64(avail) {
 				return nil, nil, fail(fmt.Errorf("sweep: the point %s would hold about %sB of static data (the line through %s and %s) and the machine has %sB available (MemAvailable): refused before building it",
-					pointText(params, pts[top]), bench.FormatBytes(int64(est)), pointText(params, pts[a]), pointText(params, pts[b]), bench.FormatBytes(avail)))
+					pointText(params, pts[top]), protocol.FormatBytes(int64(est)), pointText(params, pts[a]), pointText(params, pts[b]), protocol.FormatBytes(avail)))
 			}
 		}
 	}
 	pub.Stream("stdout", fmt.Sprintf("sweep of %s: %d builds of %s (%d from the cache)\n", strings.Join(params, " x "), len(pts), spec.Name, cached))
-	bytes, rule, err := bench.WorkingSet(pts, params, sections, opt.Bytes)
+	bytes, rule, err := protocol.WorkingSet(pts, params, sections, opt.Bytes)
 	if err != nil {
 		return nil, nil, fail(err)
 	}
@@ -189,14 +189,14 @@ func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt bench.O
 		for i, b := range sections {
 			if b > avail {
 				return nil, nil, fail(fmt.Errorf("sweep: the point %s holds %sB of static data and the machine has %sB available (MemAvailable): refused before running",
-					pointText(params, pts[i]), bench.FormatBytes(b), bench.FormatBytes(avail)))
+					pointText(params, pts[i]), protocol.FormatBytes(b), protocol.FormatBytes(avail)))
 			}
 		}
 	}
 	id := sweepID()
-	points := make([]bench.SweepPoint, len(pts))
+	points := make([]protocol.SweepPoint, len(pts))
 	for i, p := range pts {
-		sp := bench.SweepPoint{ID: id, Index: i, Of: len(pts), Param: params[0], Value: p[0], Bytes: bytes[i], BytesRule: rule,
+		sp := protocol.SweepPoint{ID: id, Index: i, Of: len(pts), Param: params[0], Value: p[0], Bytes: bytes[i], BytesRule: rule,
 			SectionBytes: sections[i], Elements: opt.Elements}
 		if len(params) > 1 {
 			sp.Params = map[string]int64{}
@@ -215,7 +215,7 @@ func (s *Session) buildSweep(ctx context.Context, spec harness.Spec, opt bench.O
 func pointText(params []string, p []int64) string {
 	parts := make([]string, len(p))
 	for i, v := range p {
-		parts[i] = params[i] + "=" + bench.FormatSize(v)
+		parts[i] = params[i] + "=" + protocol.FormatSize(v)
 	}
 	return strings.Join(parts, ",")
 }

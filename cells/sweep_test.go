@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/stdlib/display"
 
 	"github.com/benchbook/benchbook/internal/measuretest"
@@ -31,10 +31,10 @@ const sweepKernel = "%%c seedsweep\n#include <stdlib.h>\n#ifndef L\n#define L 40
 	"static struct line *q = lines;\n" +
 	"BENCH(chase) { for (long i = 0; i < L; i++) q = q->next; bench_checksum(q == lines, 1); }\n"
 
-func sweepResults(rec *recorder) []*bench.Result {
-	var rs []*bench.Result
+func sweepResults(rec *recorder) []*protocol.Result {
+	var rs []*protocol.Result
 	for _, b := range rec.displays {
-		if r, ok := b.Data[display.MIMEResult].(*bench.Result); ok && r.Sweep != nil {
+		if r, ok := b.Data[display.MIMEResult].(*protocol.Result); ok && r.Sweep != nil {
 			rs = append(rs, r)
 		}
 	}
@@ -82,7 +82,7 @@ func sweepSeedLoopOnce(t *testing.T, s *Session, label string) string {
 	}
 	for i, r := range rs {
 		sp := r.Sweep
-		if sp.ID != rs[0].Sweep.ID || sp.Param != "L" || sp.Index != i || sp.Bytes == nil || *sp.Bytes != 64*sp.Value || sp.BytesRule != bench.RuleFit {
+		if sp.ID != rs[0].Sweep.ID || sp.Param != "L" || sp.Index != i || sp.Bytes == nil || *sp.Bytes != 64*sp.Value || sp.BytesRule != protocol.RuleFit {
 			t.Errorf("point %d: %+v; want id %s, bytes 64*L from the static data", i, sp, rs[0].Sweep.ID)
 		}
 		if r.Protocol.Elements == nil || *r.Protocol.Elements != sp.Value {
@@ -112,7 +112,7 @@ func sweepSeedLoopOnce(t *testing.T, s *Session, label string) string {
 	}
 	// The prediction's ratio is the ratio of the medians of the samples the
 	// sweep judges by.
-	med := func(r *bench.Result) float64 { return stats.Median(bench.SweepSamples(r, "chase")) }
+	med := func(r *protocol.Result) float64 { return stats.Median(protocol.SweepSamples(r, "chase")) }
 	if math.Abs(*sum.Prediction.Observed/(med(rs[6])/med(rs[4]))-1) > 1e-9 { // 256K lines over 16K
 		t.Errorf("the prediction's ratio %g is not the ratio of the two points' medians", *sum.Prediction.Observed)
 	}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
 	"github.com/benchbook/benchbook/stdlib/report"

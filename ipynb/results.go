@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -32,12 +32,12 @@ func Results(nb *Notebook) []Found {
 }
 
 // DecodeResult reads a generic JSON value (a Found.Value) as a bench.Result.
-func DecodeResult(v any) (*bench.Result, error) {
+func DecodeResult(v any) (*result.Result, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var r bench.Result
+	var r result.Result
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return nil, err
 	}
@@ -45,10 +45,10 @@ func DecodeResult(v any) (*bench.Result, error) {
 }
 
 // SampleCount is every sample of every series of r, and the A/A copy's.
-func SampleCount(r *bench.Result) int {
+func SampleCount(r *result.Result) int {
 	n := len(r.AA.SamplesNS)
 	for i := range r.Variants {
-		for _, name := range bench.SeriesNames {
+		for _, name := range result.SeriesNames {
 			if s := r.Variants[i].Get(name); s != nil {
 				n += len(s.SamplesNS)
 			}

@@ -10,7 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -240,9 +241,9 @@ func printHeadlines(w io.Writer, c *Cell) {
 // FailOn is what --fail-on names: the headline verdicts of a before/after
 // measured in one run that make benchbook run (or compare) exit non-zero.
 var FailOn = map[string][]string{
-	"slower": {bench.VerdictSlower},
-	"faster": {bench.VerdictFaster},
-	"differ": {bench.VerdictSlower, bench.VerdictFaster},
+	"slower": {result.VerdictSlower},
+	"faster": {result.VerdictFaster},
+	"differ": {result.VerdictSlower, result.VerdictFaster},
 }
 
 // Flagged is the headline of every variant of the notebook's results whose
@@ -255,7 +256,7 @@ func Flagged(nb *Notebook, verdicts []string) []string {
 		if err != nil || r.Baseline == nil {
 			continue
 		}
-		for _, l := range bench.Headline(r) {
+		for _, l := range findings.Headline(r) {
 			if l.Variant != "" && slices.Contains(verdicts, l.Verdict) {
 				out = append(out, fmt.Sprintf("cell %d: %s", f.Cell, l.Text))
 			}

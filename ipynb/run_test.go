@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/schema"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
 
 // node is a schema object as decoded JSON.
@@ -162,7 +162,7 @@ func fields(t reflect.Type) []field {
 // types and forgotten in the schema fails here.
 func TestExtensionSchemaIsComplete(t *testing.T) {
 	d := readSchema(t, "result.ext.schema.json")
-	miss := d.missing(reflect.TypeFor[bench.Result](), d.root, "result", map[string]bool{})
+	miss := d.missing(reflect.TypeFor[result.Result](), d.root, "result", map[string]bool{})
 	slices.Sort(miss)
 	for _, m := range miss {
 		t.Errorf("%s is not in result.ext.schema.json", m)

@@ -99,17 +99,17 @@ mutants() {
 		'err == nil && (a.Dead != v.BatchDead || a.Hollow != v.BatchHollow) {' \
 		'err == nil && false && (a.Dead != v.BatchDead || a.Hollow != v.BatchHollow) {'
 	m verify-accepts-any-text-version verify ipynb/evidence/verify.go \
-		'if shown.TextVersion != bench.TextVersion {' 'if false {'
+		'if shown.TextVersion != protocol.TextVersion {' 'if false {'
 	m verify-accepts-older-text-version verify ipynb/evidence/verify.go \
-		'if shown.TextVersion != bench.TextVersion {' 'if shown.TextVersion > bench.TextVersion || shown.TextVersion == 0 {'
+		'if shown.TextVersion != protocol.TextVersion {' 'if shown.TextVersion > protocol.TextVersion || shown.TextVersion == 0 {'
 	m verify-skips-plots verify ipynb/evidence/verify_plots.go \
 		'if !slices.ContainsFunc(nb.Cells[cell].Outputs,' 'if true || !slices.ContainsFunc(nb.Cells[cell].Outputs,'
 	m verify-plots-not-compared verify ipynb/evidence/verify_plots.go \
 		'if got, want := sha256.Sum256(stored), sha256.Sum256(f.PNG); got != want {' \
 		'if got, want := sha256.Sum256(stored), sha256.Sum256(f.PNG); false && got != want {'
 	m verify-skips-samples-sha256 verify ipynb/evidence/verify.go \
-		'if s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {' \
-		'if false && s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {'
+		'if s.SHA256 != "" && s.SHA256 != protocol.SamplesDigest(s.SamplesNS) {' \
+		'if false && s.SHA256 != "" && s.SHA256 != protocol.SamplesDigest(s.SamplesNS) {'
 	m verify-skips-build-assembly verify ipynb/evidence/verify_native.go \
 		'case e.Asm != v.Asm:' 'case false && e.Asm != v.Asm:'
 }

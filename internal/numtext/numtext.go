@@ -1,4 +1,4 @@
-// Package numtext writes the numbers of stdlib/bench as its sentences,
+// Package numtext writes the numbers of a result as its sentences,
 // messages and labels print them (nanoseconds, percentages, ratios,
 // intervals, counts, byte sizes), and reads a size back (ParseSize). It
 // imports nothing of the module: every package that writes a figure can
@@ -68,8 +68,9 @@ func Sig1(x float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
-// FormatRatio writes a ratio with three decimals below 10 and three
-// significant digits above: 1.002, 0.998, 24100.
+// FormatRatio writes a ratio with three decimals below 10, three
+// significant digits up to 1000 and a whole number from there: 1.002,
+// 0.998, 24.1, 31282.
 func FormatRatio(x float64) string {
 	if math.Abs(x) < 10 {
 		return strconv.FormatFloat(x, 'f', 3, 64)

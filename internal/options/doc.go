@@ -2,6 +2,6 @@
 // defaults (DefaultOptions), the parser of key=value arguments
 // (ParseOptions), the help of every key (KeyHelp) and the checks of a
 // set of options, on their own (Check) and against a kernel and this
-// machine (ResolveVariants, CheckMachine, CheckExport). stdlib/bench runs
-// the protocol the options describe and re-exports these names.
+// machine (ResolveVariants, CheckMachine, CheckExport). internal/protocol
+// runs the protocol the options describe and re-exports these names.
 package options

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The oracles of what compare says across two runs (stdlib/report's Diff
@@ -22,15 +23,15 @@ import (
 const runToRun = 0.10
 
 // AcrossOracle says whether a sentence about two runs holds.
-type AcrossOracle func(before, after *bench.Result, s bench.Sentence) error
+type AcrossOracle func(before, after *result.Result, s findings.Sentence) error
 
 var acrossOracles = map[string]AcrossOracle{
-	bench.ClaimAcrossVerdict:  acrossVerdict,
-	bench.ClaimAcrossHeadline: acrossHeadline,
+	findings.ClaimAcrossVerdict:  acrossVerdict,
+	findings.ClaimAcrossHeadline: acrossHeadline,
 }
 
 // CheckAcross runs the oracle of a sentence about two runs.
-func CheckAcross(before, after *bench.Result, s bench.Sentence) error {
+func CheckAcross(before, after *result.Result, s findings.Sentence) error {
 	o, ok := acrossOracles[s.Claim]
 	if !ok {
 		return fmt.Errorf("claim %q: %w", s.Claim, ErrNoOracle)
@@ -40,7 +41,7 @@ func CheckAcross(before, after *bench.Result, s bench.Sentence) error {
 
 // aaSpread is how far a run's own A/A interval reaches from 1; false when
 // the run has no bounded, finite interval.
-func aaSpread(r *bench.Result) (float64, bool) {
+func aaSpread(r *result.Result) (float64, bool) {
 	lo, hi := r.AA.CILow, r.AA.CIHigh
 	if !figures.Bounded(lo, hi) || math.IsInf(hi, 0) {
 		return 0, false
@@ -50,7 +51,7 @@ func aaSpread(r *bench.Result) (float64, bool) {
 
 // runFloorOf is the floor of two runs, recomputed: the farther reach of
 // either run's A/A interval, never below runToRun.
-func runFloorOf(runs ...*bench.Result) float64 {
+func runFloorOf(runs ...*result.Result) float64 {
 	f := runToRun
 	for _, r := range runs {
 		if s, ok := aaSpread(r); ok {
@@ -63,7 +64,7 @@ func runFloorOf(runs ...*bench.Result) float64 {
 // acrossChange is a variant's series after over before, from the samples;
 // ok false when a side lacks it or a variant is dead on a side (a ratio of
 // clock reads).
-func acrossChange(before, after *bench.Result, variant, ser string) (float64, bool) {
+func acrossChange(before, after *result.Result, variant, ser string) (float64, bool) {
 	bv, av := before.Variant(variant), after.Variant(variant)
 	if bv == nil || av == nil || bv.Dead || av.Dead {
 		return 0, false
@@ -88,14 +89,14 @@ func pct1(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) }
 
 // floorSaid checks the floor a sentence states, and the A/A reach it says
 // of each side, against the recomputed ones.
-func floorSaid(before, after *bench.Result, text string) (float64, error) {
+func floorSaid(before, after *result.Result, text string) (float64, error) {
 	floor := runFloorOf(before, after)
 	m := floorPct.FindStringSubmatch(text)
 	if m == nil || m[1] != pct1(floor) {
 		return 0, fail("the floor said is not %s%%, the larger of both runs' A/A reach and %g%%", pct1(floor), runToRun*100)
 	}
 	for _, a := range aaSideRE.FindAllStringSubmatch(text, -1) {
-		r := map[string]*bench.Result{"before": before, "after": after}[a[2]]
+		r := map[string]*result.Result{"before": before, "after": after}[a[2]]
 		if s, ok := aaSpread(r); !ok || a[1] != pct1(s) {
 			return 0, fail("says the A/A control of the %s run reached %s%%; its interval [%g, %g]", a[2], a[1], r.AA.CILow, r.AA.CIHigh)
 		}
@@ -108,7 +109,7 @@ func floorSaid(before, after *bench.Result, text string) (float64, error) {
 // (series +x%, ...)": the floor recomputed, every change named is the
 // recomputed one on the side of the floor it is said to be, and every
 // series beyond the floor is named.
-func acrossVerdict(before, after *bench.Result, s bench.Sentence) error {
+func acrossVerdict(before, after *result.Result, s findings.Sentence) error {
 	floor, err := floorSaid(before, after, s.Text)
 	if err != nil {
 		return err
@@ -169,7 +170,7 @@ var (
 // acrossHeadline: a variant's line across runs: within the floor, or
 // slower or faster beyond it, by the recomputed ratio of the series named
 // (the interleaved one when it has a ratio).
-func acrossHeadline(before, after *bench.Result, s bench.Sentence) error {
+func acrossHeadline(before, after *result.Result, s findings.Sentence) error {
 	bv, av := before.Variant(s.Variant), after.Variant(s.Variant)
 	switch {
 	case bv == nil || av == nil:
@@ -206,9 +207,9 @@ func acrossHeadline(before, after *bench.Result, s bench.Sentence) error {
 	want, shown := "within", fmt.Sprintf("%.2f", ratio)
 	switch {
 	case ratio-1 > floor:
-		want = bench.VerdictSlower
+		want = result.VerdictSlower
 	case 1/ratio-1 > floor && 1-ratio > floor:
-		want, shown = bench.VerdictFaster, fmt.Sprintf("%.2f", 1/ratio)
+		want, shown = result.VerdictFaster, fmt.Sprintf("%.2f", 1/ratio)
 	}
 	if word != want || ratioSaid != shown {
 		return fail("%s: says %sx %s, the %s medians give %g against the floor of %g: %sx %s", s.Variant, ratioSaid, word, ser, ratio, floor, shown, want)
@@ -224,11 +225,11 @@ var (
 
 // CheckNWay runs the oracle of a sentence of an N-way comparison of runs
 // (labelled) against the run at index ref.
-func CheckNWay(labels []string, runs []*bench.Result, ref int, s bench.Sentence) error {
+func CheckNWay(labels []string, runs []*result.Result, ref int, s findings.Sentence) error {
 	switch s.Claim {
-	case bench.ClaimAcrossFloors:
+	case findings.ClaimAcrossFloors:
 		return nwayFloors(labels, runs, ref, s)
-	case bench.ClaimAcrossNWay:
+	case findings.ClaimAcrossNWay:
 		return nwayHeadline(labels, runs, ref, s)
 	}
 	return fmt.Errorf("claim %q: %w", s.Claim, ErrNoOracle)
@@ -236,7 +237,7 @@ func CheckNWay(labels []string, runs []*bench.Result, ref int, s bench.Sentence)
 
 // nwayFloors: every machine but the reference is named with its floor, the
 // larger of its own and the reference's A/A reach and the rerun drift.
-func nwayFloors(labels []string, runs []*bench.Result, ref int, s bench.Sentence) error {
+func nwayFloors(labels []string, runs []*result.Result, ref int, s findings.Sentence) error {
 	m := floorsRE.FindStringSubmatch(s.Text)
 	if m == nil || m[1] != strconv.FormatFloat(runToRun*100, 'f', 0, 64) {
 		return fail("the floors are not said against the rerun drift of %g%%: %q", runToRun*100, s.Text)
@@ -265,7 +266,7 @@ func nwayFloors(labels []string, runs []*bench.Result, ref int, s bench.Sentence
 // nwayHeadline: a variant on every machine against the reference, from the
 // series named: each machine's ratio of medians recomputed and judged
 // against its own floor, in the clause the line gives it.
-func nwayHeadline(labels []string, runs []*bench.Result, ref int, s bench.Sentence) error {
+func nwayHeadline(labels []string, runs []*result.Result, ref int, s findings.Sentence) error {
 	for _, r := range runs {
 		if v := r.Variant(s.Variant); v != nil && v.Dead {
 			if !strings.HasPrefix(s.Text, s.Variant+": dead code") {

@@ -5,25 +5,26 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // pairs are the corpus results of the same kernel, two by two, in name
 // order: what compare sets side by side.
-func pairs(t *testing.T) [][2]*bench.Result {
+func pairs(t *testing.T) [][2]*result.Result {
 	rs := corpus(t)
 	names := make([]string, 0, len(rs))
 	for n := range rs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out [][2]*bench.Result
+	var out [][2]*result.Result
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			if rs[a].Kernel.Name == rs[b].Kernel.Name {
-				out = append(out, [2]*bench.Result{rs[a], rs[b]})
+				out = append(out, [2]*result.Result{rs[a], rs[b]})
 			}
 		}
 	}
@@ -54,14 +55,14 @@ func TestAcrossCorpus(t *testing.T) {
 // A/A interval, a change misstated, a ratio beyond the floor called
 // within, within called slower.
 func TestCounterAcross(t *testing.T) {
-	var within, beyond [2]*bench.Result
+	var within, beyond [2]*result.Result
 	for _, p := range pairs(t) {
 		d := report.Compare(p[0], p[1])
 		if strings.HasPrefix(d.Verdict, "Across runs, every median is within the run-to-run floor of 10.0%") && within[0] == nil {
 			within = p
 		}
 		for _, h := range d.Headlines {
-			if (h.Verdict == bench.VerdictSlower || h.Verdict == bench.VerdictFaster) && beyond[0] == nil {
+			if (h.Verdict == result.VerdictSlower || h.Verdict == result.VerdictFaster) && beyond[0] == nil {
 				beyond = p
 			}
 		}
@@ -70,7 +71,7 @@ func TestCounterAcross(t *testing.T) {
 		t.Fatal("the corpus lacks a pair within the floor or one beyond it")
 	}
 	d := report.Compare(within[0], within[1])
-	v := bench.Sentence{Claim: bench.ClaimAcrossVerdict, Text: d.Verdict}
+	v := findings.Sentence{Claim: findings.ClaimAcrossVerdict, Text: d.Verdict}
 	if err := prose.CheckAcross(within[0], within[1], v); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestCounterAcross(t *testing.T) {
 	// Beyond the floor, the headline called within.
 	d = report.Compare(beyond[0], beyond[1])
 	for _, s := range d.Sentences() {
-		if s.Claim == bench.ClaimAcrossHeadline && (strings.Contains(s.Text, "x slower in") || strings.Contains(s.Text, "x faster in")) {
+		if s.Claim == findings.ClaimAcrossHeadline && (strings.Contains(s.Text, "x slower in") || strings.Contains(s.Text, "x faster in")) {
 			bad := s
 			bad.Text = s.Variant + ": no change beyond the run-to-run floor of " + floorOf(s.Text) + "% (1.00x, interleaved medians 1 ns against 1 ns; across runs)"
 			mustFailAcross(t, beyond[0], beyond[1], bad)
@@ -113,7 +114,7 @@ func TestCounterAcross(t *testing.T) {
 	t.Fatal("no headline beyond the floor")
 }
 
-func mustFailAcross(t *testing.T, before, after *bench.Result, s bench.Sentence) {
+func mustFailAcross(t *testing.T, before, after *result.Result, s findings.Sentence) {
 	t.Helper()
 	err := prose.CheckAcross(before, after, s)
 	if err == nil {
@@ -150,7 +151,7 @@ func TestNWayCorpus(t *testing.T) {
 			continue
 		}
 		var mr []report.MachineRun
-		var runs []*bench.Result
+		var runs []*result.Result
 		for _, n := range g {
 			mr = append(mr, report.MachineRun{Label: n, Result: rs[n]})
 			runs = append(runs, rs[n])
@@ -164,18 +165,18 @@ func TestNWayCorpus(t *testing.T) {
 			if err := prose.CheckNWay(g, runs, 0, s); err != nil {
 				t.Errorf("%s: %s %q: %v", g[0], s.Claim, s.Text, err)
 			}
-			if s.Claim == bench.ClaimAcrossFloors {
+			if s.Claim == findings.ClaimAcrossFloors {
 				// The second machine's run read 10x from itself: its floor must follow.
 				wide := *runs[1]
 				wide.AA.CILow, wide.AA.CIHigh = 0.5, 10
-				w := append([]*bench.Result{runs[0], &wide}, runs[2:]...)
+				w := append([]*result.Result{runs[0], &wide}, runs[2:]...)
 				if prose.CheckNWay(g, w, 0, s) == nil {
 					t.Errorf("%s: a floor not raised by an A/A interval reaching 10x passed", g[0])
 				} else {
 					caught++
 				}
 			}
-			if s.Claim == bench.ClaimAcrossNWay && strings.Contains(s.Text, "x slower on ") {
+			if s.Claim == findings.ClaimAcrossNWay && strings.Contains(s.Text, "x slower on ") {
 				bad := s
 				bad.Text = strings.Replace(s.Text, "x slower on ", "x faster on ", 1)
 				if prose.CheckNWay(g, runs, 0, bad) == nil {

@@ -4,8 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -13,8 +14,8 @@ import (
 // renderer's sentence for the changed numbers holds, and the sentence of
 // the other branch on the same numbers does not.
 func TestBranchesOffTheCorpus(t *testing.T) {
-	claimed := func(r *bench.Result, claim string) *bench.Sentence {
-		for _, s := range bench.Sentences(r) {
+	claimed := func(r *result.Result, claim string) *findings.Sentence {
+		for _, s := range findings.Sentences(r) {
 			if s.Claim == claim {
 				return &s
 			}
@@ -23,11 +24,11 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 	}
 	cases := []struct {
 		name        string
-		pick        func(*bench.Result) bool
-		change      func(*bench.Result)
+		pick        func(*result.Result) bool
+		change      func(*result.Result)
 		want, other string
 	}{
-		{"the reads allocated", func(r *bench.Result) bool { return claimed(r, bench.ClaimZeroPage) != nil }, func(r *bench.Result) {
+		{"the reads allocated", func(r *result.Result) bool { return claimed(r, findings.ClaimZeroPage) != nil }, func(r *result.Result) {
 			for i := range r.Variants {
 				if c := r.Variants[i].Series.Cold; c != nil {
 					for j := range c.SetupMinFlt {
@@ -35,15 +36,15 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 					}
 				}
 			}
-		}, bench.ClaimReadsAllocate, bench.ClaimZeroPage},
-		{"only Holm stops it", func(r *bench.Result) bool { return len(r.Comparisons) > 0 }, func(r *bench.Result) {
+		}, findings.ClaimReadsAllocate, findings.ClaimZeroPage},
+		{"only Holm stops it", func(r *result.Result) bool { return len(r.Comparisons) > 0 }, func(r *result.Result) {
 			c := &r.Comparisons[0]
 			c.Significant, c.PValue, c.PAdjusted = false, 0.01, 0.2
-		}, bench.ClaimFamily, bench.ClaimDiffer},
-		{"nobody else busy", func(r *bench.Result) bool { return r.Conditions.During != nil }, func(r *bench.Result) {
+		}, findings.ClaimFamily, findings.ClaimDiffer},
+		{"nobody else busy", func(r *result.Result) bool { return r.Conditions.During != nil }, func(r *result.Result) {
 			r.Conditions.During.Busiest = nil
-		}, bench.ClaimDuring, bench.ClaimDuringBusy},
-		{"a layout runs slower", func(r *bench.Result) bool { return claimed(r, bench.ClaimLayoutChance) != nil }, func(r *bench.Result) {
+		}, findings.ClaimDuring, findings.ClaimDuringBusy},
+		{"a layout runs slower", func(r *result.Result) bool { return claimed(r, findings.ClaimLayoutChance) != nil }, func(r *result.Result) {
 			for i := range r.Variants {
 				if f := r.Variants[i].Series.Fresh; f != nil && f.Layout != nil {
 					for j := range f.SamplesNS {
@@ -54,17 +55,17 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 					f.Summary = stats.Summarize(f.SamplesNS)
 				}
 			}
-		}, bench.ClaimLayoutMore, bench.ClaimLayoutChance},
-		{"a difference of a size not known", func(r *bench.Result) bool { return claimed(r, bench.ClaimDifferBeyondAA) != nil }, func(r *bench.Result) {
+		}, findings.ClaimLayoutMore, findings.ClaimLayoutChance},
+		{"a difference of a size not known", func(r *result.Result) bool { return claimed(r, findings.ClaimDifferBeyondAA) != nil }, func(r *result.Result) {
 			for i := range r.Comparisons {
 				if c := &r.Comparisons[i]; c.Significant && c.CILow > 1 {
 					c.CILow = 1 + r.Protocol.Resolve/4 // across the band's upper edge
 				}
 			}
-		}, bench.ClaimSizeUnknown, bench.ClaimDiffer},
-		{"within the A/A interval's reach", func(r *bench.Result) bool {
-			for _, s := range bench.Sentences(r) {
-				if s.Claim != bench.ClaimDiffer && s.Claim != bench.ClaimDifferBeyondAA {
+		}, findings.ClaimSizeUnknown, findings.ClaimDiffer},
+		{"within the A/A interval's reach", func(r *result.Result) bool {
+			for _, s := range findings.Sentences(r) {
+				if s.Claim != findings.ClaimDiffer && s.Claim != findings.ClaimDifferBeyondAA {
 					continue
 				}
 				for _, c := range r.Comparisons {
@@ -74,14 +75,14 @@ func TestBranchesOffTheCorpus(t *testing.T) {
 				}
 			}
 			return false
-		}, func(r *bench.Result) {
+		}, func(r *result.Result) {
 			// An A/A interval of [0.5, 2] (4x, the widest that sets a
 			// floor) reaches past the ratio; the control's own ratio does not.
 			r.AA.CILow, r.AA.CIHigh = 0.5, 2
-		}, bench.ClaimDifferWithinAA, bench.ClaimDifferAsAA},
-		{"the baseline left out", func(r *bench.Result) bool { return r.Baseline != nil }, func(r *bench.Result) {
+		}, findings.ClaimDifferWithinAA, findings.ClaimDifferAsAA},
+		{"the baseline left out", func(r *result.Result) bool { return r.Baseline != nil }, func(r *result.Result) {
 			r.Baseline, r.BaselineDropped = nil, "the previous build failed to run"
-		}, bench.ClaimBaselineDropped, bench.ClaimBaselineMethod},
+		}, findings.ClaimBaselineDropped, findings.ClaimBaselineMethod},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,13 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // sweepPoint is a deep copy of point i of the real sweep name.
-func sweepPoint(t *testing.T, name string, i int) *bench.Result {
+func sweepPoint(t *testing.T, name string, i int) *result.Result {
 	t.Helper()
 	rs, ok := sweeps(t)[name]
 	if !ok || i >= len(rs) {
@@ -21,7 +22,7 @@ func sweepPoint(t *testing.T, name string, i int) *bench.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r bench.Result
+	var r result.Result
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func sweepPoint(t *testing.T, name string, i int) *bench.Result {
 // sweeps were taken before the stream existed, on a host whose L3 (260M)
 // holds all but their largest point: the stream and the caches are put in,
 // the points' times are as measured.
-func withStream(r *bench.Result, llc string, trials ...float64) *bench.Result {
+func withStream(r *result.Result, llc string, trials ...float64) *result.Result {
 	for i := range r.Conditions.Machine.CPUs {
 		r.Conditions.Machine.CPUs[i].Caches = []machine.Cache{{Level: 1, Type: "Data", Size: "48K"}, {Level: 1, Type: "Instruction", Size: "32K"},
 			{Level: 2, Type: "Unified", Size: "2048K"}, {Level: 3, Type: "Unified", Size: llc}}
@@ -53,10 +54,10 @@ func withStream(r *bench.Result, llc string, trials ...float64) *bench.Result {
 }
 
 // bwSentences are r's sentences of the bandwidth ceiling.
-func bwSentences(r *bench.Result) []bench.Sentence {
-	var out []bench.Sentence
-	for _, s := range bench.Sentences(r) {
-		if s.Claim == bench.ClaimBWOver || s.Claim == bench.ClaimBWAt {
+func bwSentences(r *result.Result) []findings.Sentence {
+	var out []findings.Sentence
+	for _, s := range findings.Sentences(r) {
+		if s.Claim == findings.ClaimBWOver || s.Claim == findings.ClaimBWAt {
 			out = append(out, s)
 		}
 	}
@@ -65,7 +66,7 @@ func bwSentences(r *bench.Result) []bench.Sentence {
 
 // onlyBW: r says exactly one bandwidth sentence, of claim and variant, and
 // every sentence of r holds.
-func onlyBW(t *testing.T, r *bench.Result, claim, variant string) bench.Sentence {
+func onlyBW(t *testing.T, r *result.Result, claim, variant string) findings.Sentence {
 	t.Helper()
 	got := bwSentences(r)
 	if len(got) != 1 || got[0].Claim != claim || got[0].Variant != variant {
@@ -82,12 +83,12 @@ func onlyBW(t *testing.T, r *bench.Result, claim, variant string) bench.Sentence
 // sentence called over, or with another stream figure, fails its oracle.
 func TestBWCeilingAt(t *testing.T) {
 	r := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 4.1, 4.2, 4.3, 4.4, 4.5)
-	at := onlyBW(t, r, bench.ClaimBWAt, "eight")
+	at := onlyBW(t, r, findings.ClaimBWAt, "eight")
 	if !strings.Contains(at.Text, "64MB, its working set") || !strings.Contains(at.Text, "4.36 bytes per ns") || !strings.Contains(at.Text, "(4.3 GB/s through 64MB") {
 		t.Errorf("at: %q", at.Text)
 	}
 	bad := at
-	bad.Claim = bench.ClaimBWOver
+	bad.Claim = findings.ClaimBWOver
 	mustFail(t, r, bad)
 	bad = at
 	bad.Text = strings.Replace(at.Text, "(4.3 GB/s", "(4.4 GB/s", 1)
@@ -120,7 +121,7 @@ func TestBWCeilingAt(t *testing.T) {
 func TestBWCeilingOver(t *testing.T) {
 	r := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 1.9, 1.95, 2, 2, 2)
 	got := bwSentences(r)
-	if len(got) != 2 || got[0].Claim != bench.ClaimBWOver || got[1].Claim != bench.ClaimBWOver {
+	if len(got) != 2 || got[0].Claim != findings.ClaimBWOver || got[1].Claim != findings.ClaimBWOver {
 		t.Fatalf("bandwidth sentences %+v, want two over", got)
 	}
 	sentencesPass(t, r)
@@ -133,7 +134,7 @@ func TestBWCeilingOver(t *testing.T) {
 		t.Errorf("over: %q", over.Text)
 	}
 	bad := over
-	bad.Claim = bench.ClaimBWAt
+	bad.Claim = findings.ClaimBWAt
 	mustFail(t, r, bad)
 
 	fast := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 1.9, 1.95, 2, 2, 4.2)
@@ -152,49 +153,49 @@ func TestBWCeilingOver(t *testing.T) {
 // sizes, no working set in bytes, a dead variant.
 func TestBWCeilingUndecidable(t *testing.T) {
 	base := withStream(sweepPoint(t, "sizes-sweep-72.json.gz", 6), "32768K", 1.9, 1.95, 2, 2, 2)
-	var over bench.Sentence
+	var over findings.Sentence
 	for _, s := range bwSentences(base) {
 		if s.Variant == "eight" {
 			over = s
 		}
 	}
-	cases := map[string]func(r *bench.Result){
-		"the last-level cache holds the working set": func(r *bench.Result) {
+	cases := map[string]func(r *result.Result){
+		"the last-level cache holds the working set": func(r *result.Result) {
 			for i := range r.Conditions.Machine.CPUs {
 				r.Conditions.Machine.CPUs[i].Caches[3].Size = "266240K"
 			}
 		},
-		"the working set is the cache's size": func(r *bench.Result) {
+		"the working set is the cache's size": func(r *result.Result) {
 			for i := range r.Conditions.Machine.CPUs {
 				r.Conditions.Machine.CPUs[i].Caches[3].Size = "64M"
 			}
 		},
-		"no cache sizes": func(r *bench.Result) {
+		"no cache sizes": func(r *result.Result) {
 			for i := range r.Conditions.Machine.CPUs {
 				r.Conditions.Machine.CPUs[i].Caches = nil
 			}
 		},
-		"no stream": func(r *bench.Result) {
+		"no stream": func(r *result.Result) {
 			es := r.Conditions.Fingerprint.Entries
 			r.Conditions.Fingerprint.Entries = es[:len(es)-1]
 		},
-		"a stream_read in another unit": func(r *bench.Result) {
+		"a stream_read in another unit": func(r *result.Result) {
 			r.Conditions.Fingerprint.Entry(machine.StreamEntry).Unit = "ns"
 		},
-		"hollow": func(r *bench.Result) { r.Variant("eight").Hollow = true },
-		"fingerprint=off": func(r *bench.Result) {
+		"hollow": func(r *result.Result) { r.Variant("eight").Hollow = true },
+		"fingerprint=off": func(r *result.Result) {
 			r.Conditions.Fingerprint.Entries, r.Conditions.Fingerprint.Skipped = []machine.Entry{}, "fingerprint=off"
 		},
-		"no fingerprint": func(r *bench.Result) { r.Conditions.Fingerprint = nil },
-		"a stream within the cache": func(r *bench.Result) {
+		"no fingerprint": func(r *result.Result) { r.Conditions.Fingerprint = nil },
+		"a stream within the cache": func(r *result.Result) {
 			r.Conditions.Fingerprint.Entry(machine.StreamEntry).Bytes = 16 << 20
 		},
-		"a stream of unknown size (no bytes)": func(r *bench.Result) {
+		"a stream of unknown size (no bytes)": func(r *result.Result) {
 			r.Conditions.Fingerprint.Entry(machine.StreamEntry).Bytes = 0
 		},
-		"no working set in bytes": func(r *bench.Result) { r.Sweep.Bytes = nil },
-		"no sweep":                func(r *bench.Result) { r.Sweep = nil },
-		"dead":                    func(r *bench.Result) { r.Variant("eight").Dead = true },
+		"no working set in bytes": func(r *result.Result) { r.Sweep.Bytes = nil },
+		"no sweep":                func(r *result.Result) { r.Sweep = nil },
+		"dead":                    func(r *result.Result) { r.Variant("eight").Dead = true },
 	}
 	for name, edit := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -233,7 +234,7 @@ func TestBWCeilingSweeps(t *testing.T) {
 			}
 		}
 	}
-	if seen[bench.ClaimBWOver] == 0 || seen[bench.ClaimBWAt] == 0 {
+	if seen[findings.ClaimBWOver] == 0 || seen[findings.ClaimBWAt] == 0 {
 		t.Errorf("bandwidth claims seen %v, want both", seen)
 	}
 	t.Logf("bandwidth claims seen: %v", seen)
@@ -243,16 +244,16 @@ func TestBWCeilingSweeps(t *testing.T) {
 // each point's bandwidth sentences, keyed by the point, and they hold by
 // the sweep's oracles; one keyed by another point fails.
 func TestBWCeilingInTheSweepCommentary(t *testing.T) {
-	var rs []*bench.Result
+	var rs []*result.Result
 	for i := range sweeps(t)["sizes-sweep-72.json.gz"] {
 		rs = append(rs, withStream(sweepPoint(t, "sizes-sweep-72.json.gz", i), "32768K", 1.9, 1.95, 2, 2, 2))
 	}
-	var want, got []bench.Sentence
+	var want, got []findings.Sentence
 	for _, r := range rs {
-		want = append(want, bench.BWSentences(r)...)
+		want = append(want, findings.BWSentences(r)...)
 	}
-	for _, s := range bench.SweepSentences(rs) {
-		if s.Claim == bench.ClaimBWOver || s.Claim == bench.ClaimBWAt {
+	for _, s := range findings.SweepSentences(rs) {
+		if s.Claim == findings.ClaimBWOver || s.Claim == findings.ClaimBWAt {
 			got = append(got, s)
 		}
 	}
@@ -260,7 +261,7 @@ func TestBWCeilingInTheSweepCommentary(t *testing.T) {
 		t.Fatalf("the sweep says %d bandwidth sentences, its points %d", len(got), len(want))
 	}
 	for i := range got {
-		if got[i].Text != want[i].Text || got[i].Topic != bench.TopicSweep || got[i].Key == "" {
+		if got[i].Text != want[i].Text || got[i].Topic != findings.TopicSweep || got[i].Key == "" {
 			t.Errorf("sentence %d: %+v, want %q", i, got[i], want[i].Text)
 		}
 	}
@@ -286,7 +287,7 @@ func TestBWCeilingNotOfAClockBoundVariant(t *testing.T) {
 			t.Errorf("said of a clock-bound variant: %q", s.Text)
 		}
 	}
-	for _, s := range bench.BWSentences(r) {
+	for _, s := range findings.BWSentences(r) {
 		if s.Variant == "eight" {
 			t.Errorf("the sweep says of a clock-bound variant: %q", s.Text)
 		}
@@ -301,11 +302,11 @@ func TestBWCeilingNotOfAClockBoundVariant(t *testing.T) {
 func TestBWCeilingRealSweep(t *testing.T) {
 	rs := sweeps(t)["bw-sizes-sweep-amd.json.gz"]
 	var over []string
-	for _, s := range bench.SweepSentences(rs) {
+	for _, s := range findings.SweepSentences(rs) {
 		switch s.Claim {
-		case bench.ClaimBWOver:
+		case findings.ClaimBWOver:
 			over = append(over, s.Variant+"@"+s.Key)
-		case bench.ClaimBWAt:
+		case findings.ClaimBWAt:
 			t.Errorf("at a stream that moved: %q", s.Text)
 		}
 	}

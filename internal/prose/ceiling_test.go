@@ -4,16 +4,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // claimSentence is the first sentence of a corpus result with the claim.
-func claimSentence(t *testing.T, claim string) (*bench.Result, bench.Sentence) {
+func claimSentence(t *testing.T, claim string) (*result.Result, findings.Sentence) {
 	t.Helper()
-	var s bench.Sentence
-	r := pick(t, func(r *bench.Result) bool {
-		for _, x := range bench.Sentences(r) {
+	var s findings.Sentence
+	r := pick(t, func(r *result.Result) bool {
+		for _, x := range findings.Sentences(r) {
 			if x.Claim == claim {
 				s = x
 				return true
@@ -32,18 +34,18 @@ func claimSentence(t *testing.T, claim string) (*bench.Result, bench.Sentence) {
 // a variant whose assembly adds no floats, and a latency not the
 // fingerprint's.
 func TestCounterAddCeiling(t *testing.T) {
-	r, under := claimSentence(t, bench.ClaimAddUnder)
+	r, under := claimSentence(t, findings.ClaimAddUnder)
 	bad := under
-	bad.Claim = bench.ClaimAddAt
+	bad.Claim = findings.ClaimAddAt
 	mustFail(t, r, bad)
 
-	r2, at := claimSentence(t, bench.ClaimAddAt)
+	r2, at := claimSentence(t, findings.ClaimAddAt)
 	bad = at
-	bad.Claim = bench.ClaimAddUnder
+	bad.Claim = findings.ClaimAddUnder
 	mustFail(t, r2, bad)
 
 	noAdds := *r2
-	noAdds.Variants = append([]bench.Variant(nil), r2.Variants...)
+	noAdds.Variants = append([]result.Variant(nil), r2.Variants...)
 	for i := range noAdds.Variants {
 		if noAdds.Variants[i].Name == at.Variant {
 			noAdds.Variants[i].Asm = "loop:\n\tmovq (%rax), %rax\n\tsubq $1, %rcx\n\tjne loop\n"
@@ -54,10 +56,10 @@ func TestCounterAddCeiling(t *testing.T) {
 	lat := ""
 	for _, e := range r2.Conditions.Fingerprint.Entries {
 		if e.Name == "addss" {
-			lat = bench.FormatNS(e.NS)
+			lat = numtext.FormatNS(e.NS)
 		}
 	}
 	bad = at
-	bad.Text = strings.Replace(at.Text, "addss took "+lat, "addss took "+bench.FormatNS(0.25), 1)
+	bad.Text = strings.Replace(at.Text, "addss took "+lat, "addss took "+numtext.FormatNS(0.25), 1)
 	mustFail(t, r2, bad)
 }

@@ -7,8 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The oracles of the conditions lines (stdlib/report's ConditionSentences):
@@ -27,7 +29,7 @@ func has(what, text string, want ...string) error {
 	return nil
 }
 
-func condMachine(r *bench.Result, s bench.Sentence) error {
+func condMachine(r *result.Result, s findings.Sentence) error {
 	m := r.Conditions.Machine
 	return has("machine", s.Text, m.CPUModel, fmt.Sprintf("%d logical CPUs", m.LogicalCPUs), fmt.Sprintf("%d cores", m.PhysicalCores),
 		"SMT "+m.SMT, "hypervisor "+m.Virtualized, "kernel "+m.Kernel)
@@ -36,7 +38,7 @@ func condMachine(r *bench.Result, s bench.Sentence) error {
 // condFrequency: each CPU's cpufreq reading in MHz, or the two estimates
 // from the adds chain, or unknown; and the machine's clocksource, THP and
 // ASLR.
-func condFrequency(r *bench.Result, s bench.Sentence) error {
+func condFrequency(r *result.Result, s findings.Sentence) error {
 	c, m := r.Conditions, r.Conditions.Machine
 	var want []string
 	switch {
@@ -59,16 +61,16 @@ var clockLine = regexp.MustCompile(`^clock: smallest step (.+?), one read costs 
 // condClock: the smallest step is the clock's grid (recomputed from the
 // spaced deltas where the result records them), the read cost is the
 // median read and one typical read (readCost).
-func condClock(r *bench.Result, s bench.Sentence) error {
+func condClock(r *result.Result, s findings.Sentence) error {
 	c := r.Conditions.Clock
 	m := clockLine.FindStringSubmatch(s.Text)
 	if m == nil {
 		return fail("a clock line the oracle cannot read: %q", s.Text)
 	}
-	if want := bench.FormatNS(figures.ClockStep(c)); m[1] != want {
+	if want := numtext.FormatNS(figures.ClockStep(c)); m[1] != want {
 		return fail("says the smallest step is %s, the grid of the clock's spaced deltas (%s) is %s", m[1], c.Spaced, want)
 	}
-	if want := bench.FormatNS(c.ReadCostNS); m[2] != want {
+	if want := numtext.FormatNS(c.ReadCostNS); m[2] != want {
 		return fail("says a read costs %s, the stored median read is %s", m[2], want)
 	}
 	if err := readCost(r); err != nil {
@@ -83,7 +85,7 @@ func condClock(r *bench.Result, s bench.Sentence) error {
 // condFingerprint: every entry but int_add with its value, the zero page as
 // its write faults say (a read maps the zero page when at least half the
 // pages written after a read faulted), and PCID.
-func condFingerprint(r *bench.Result, s bench.Sentence) error {
+func condFingerprint(r *result.Result, s findings.Sentence) error {
 	f := r.Conditions.Fingerprint
 	if f == nil {
 		return fail("a fingerprint line without a fingerprint")
@@ -122,14 +124,14 @@ func loadText(l [3]float64) string {
 	return fmt.Sprintf("%.2f %.2f %.2f", l[0], l[1], l[2])
 }
 
-func condLoad(r *bench.Result, s bench.Sentence) error {
+func condLoad(r *result.Result, s findings.Sentence) error {
 	b, a := r.Conditions.Before, r.Conditions.After
 	return has("load", s.Text, loadText(b.Loadavg)+" before ("+b.Time+")", loadText(a.Loadavg)+" after ("+a.Time+")")
 }
 
 // condDuring: each CPU's busy share, every other process that used 1% of a
 // CPU or more named, and none below.
-func condDuring(r *bench.Result, s bench.Sentence) error {
+func condDuring(r *result.Result, s findings.Sentence) error {
 	d := r.Conditions.During
 	if d == nil {
 		return fail("a line of what ran during the run, which was not sampled")
@@ -148,7 +150,7 @@ func condDuring(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func condProtocol(r *bench.Result, s bench.Sentence) error {
+func condProtocol(r *result.Result, s findings.Sentence) error {
 	p := r.Protocol
 	want := []string{fmt.Sprintf("reps=%d runs=%d", p.Reps, p.Runs), fmt.Sprintf("warmup=%d", p.Warmup)}
 	if p.Pin != nil {
@@ -176,7 +178,7 @@ func condProtocol(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func condKernel(r *bench.Result, s bench.Sentence) error {
+func condKernel(r *result.Result, s findings.Sentence) error {
 	k := r.Kernel
 	bin := k.BinarySHA256
 	if len(bin) > 12 {

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The oracles of the controls (pages=huge, pad=), the stride finding, the
@@ -36,7 +37,7 @@ func strideBytes(text string) (int64, bool) {
 // innerStrides are the strides of the innermost loops' memory accesses in
 // a stored assembly text, read with internal/asm's parser and loop
 // analysis (the library; which stride counts is decided here).
-func innerStrides(r *bench.Result, text string) []int64 {
+func innerStrides(r *result.Result, text string) []int64 {
 	strides, err := asm.TextStrides(text, r.Kernel.Lang, r.Conditions.Machine.Arch)
 	if err != nil {
 		return nil
@@ -49,13 +50,13 @@ func innerStrides(r *bench.Result, text string) []int64 {
 }
 
 // asmHolds: an innermost loop of the assembly steps b bytes per access.
-func asmHolds(r *bench.Result, text string, b int64) bool {
+func asmHolds(r *result.Result, text string, b int64) bool {
 	return slices.Contains(innerStrides(r, text), b)
 }
 
 // stride: the stated stride is a power of two of at least 4 KiB, the
 // variant's assembly steps by it, and no control measured set conflicts.
-func stride(r *bench.Result, s bench.Sentence) error {
+func stride(r *result.Result, s findings.Sentence) error {
 	b, ok := strideBytes(s.Text)
 	if !ok {
 		return fail("no stride in %q", s.Text)
@@ -67,7 +68,7 @@ func stride(r *bench.Result, s bench.Sentence) error {
 	if v == nil || !asmHolds(r, v.Asm, b) {
 		return fail("%s: the stored assembly does not step %d bytes", s.Variant, b)
 	}
-	if r.Control != nil && r.Control.Kind == bench.ControlPad {
+	if r.Control != nil && r.Control.Kind == result.ControlPad {
 		return fail("%s: says set conflicts are not measured, a pad= control ran", s.Variant)
 	}
 	return nil
@@ -75,14 +76,14 @@ func stride(r *bench.Result, s bench.Sentence) error {
 
 // tlbTested: every huge-side process held huge pages and no 4 KiB-side
 // one did.
-func tlbTested(c *bench.Control) bool {
+func tlbTested(c *result.Control) bool {
 	return c != nil && c.Pages != nil && c.BasePages != nil && c.Pages.Processes > 0 && c.Pages.WithHuge == c.Pages.Processes &&
 		c.BasePages.Processes > 0 && c.BasePages.WithHuge == 0
 }
 
 // controlPages: "does not test the TLB" exactly when tlbTested is false.
-func controlPages(r *bench.Result, s bench.Sentence) error {
-	if r.Control == nil || r.Control.Kind != bench.ControlPages {
+func controlPages(r *result.Result, s findings.Sentence) error {
+	if r.Control == nil || r.Control.Kind != result.ControlPages {
 		return fail("a pages sentence without a pages=huge control")
 	}
 	if says := strings.Contains(s.Text, "does not test the TLB"); says == tlbTested(r.Control) {
@@ -94,11 +95,11 @@ func controlPages(r *bench.Result, s bench.Sentence) error {
 // controlVerdict: a mechanism is named only from its control, and the
 // verdict word is the band rule's on the stored interval (control over
 // default).
-func controlVerdict(r *bench.Result, s bench.Sentence) error {
+func controlVerdict(r *result.Result, s findings.Sentence) error {
 	if r.Control == nil || r.Baseline == nil {
 		return fail("a control verdict without a control")
 	}
-	var v *bench.VariantVerdict
+	var v *result.VariantVerdict
 	for i := range r.Baseline.Verdicts {
 		if r.Baseline.Verdicts[i].Name == s.Variant {
 			v = &r.Baseline.Verdicts[i]
@@ -116,7 +117,7 @@ func controlVerdict(r *bench.Result, s bench.Sentence) error {
 		strings.Contains(s.Text, "no difference between") && !within, strings.Contains(s.Text, "undefined") && (faster || slower || within):
 		return fail("%s: the verdict said does not follow from [%g, %g] and the band ±%g", s.Variant, v.CILow, v.CIHigh, band)
 	}
-	if strings.Contains(s.Text, "TLB misses") && !(r.Control.Kind == bench.ControlPages && tlbTested(r.Control) && faster) {
+	if strings.Contains(s.Text, "TLB misses") && !(r.Control.Kind == result.ControlPages && tlbTested(r.Control) && faster) {
 		return fail("%s: names the TLB without huge pages on one side only and a faster verdict", s.Variant)
 	}
 	if strings.Contains(s.Text, "conflict in the same cache sets") {
@@ -125,7 +126,7 @@ func controlVerdict(r *bench.Result, s bench.Sentence) error {
 		if m := strideOfRE.FindStringSubmatch(s.Text); m != nil {
 			b, ok = strideBytes("steps " + m[1] + " per access")
 		}
-		if r.Control.Kind != bench.ControlPad || !faster || !ok || b&(b-1) != 0 || !asmHolds(r, r.Baseline.Asm[s.Variant], b) {
+		if r.Control.Kind != result.ControlPad || !faster || !ok || b&(b-1) != 0 || !asmHolds(r, r.Baseline.Asm[s.Variant], b) {
 			return fail("%s: names set conflicts without a faster padded build over a power-of-two stride in the unpadded assembly", s.Variant)
 		}
 	}
@@ -133,7 +134,7 @@ func controlVerdict(r *bench.Result, s bench.Sentence) error {
 }
 
 // loadKind: the kind and the number of threads said are the protocol's.
-func loadKind(r *bench.Result, s bench.Sentence) error {
+func loadKind(r *result.Result, s findings.Sentence) error {
 	p := r.Protocol
 	if p.Load == 0 || !strings.HasPrefix(s.Text, "the load was "+p.LoadKind+":") {
 		return fail("says %q, load=%s:%d", s.Text, p.LoadKind, p.Load)

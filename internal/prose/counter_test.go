@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The counter-examples of issue 20: each false sentence the tool once
@@ -20,7 +22,7 @@ import (
 
 // pick is the first corpus result (in name order) that ok accepts, a deep
 // copy the test may change.
-func pick(t *testing.T, ok func(*bench.Result) bool) *bench.Result {
+func pick(t *testing.T, ok func(*result.Result) bool) *result.Result {
 	t.Helper()
 	rs := corpus(t)
 	names := make([]string, 0, len(rs))
@@ -37,7 +39,7 @@ func pick(t *testing.T, ok func(*bench.Result) bool) *bench.Result {
 	return nil
 }
 
-func mustFail(t *testing.T, r *bench.Result, s bench.Sentence) {
+func mustFail(t *testing.T, r *result.Result, s findings.Sentence) {
 	t.Helper()
 	err := prose.Check(r, s)
 	if err == nil {
@@ -47,7 +49,7 @@ func mustFail(t *testing.T, r *bench.Result, s bench.Sentence) {
 }
 
 // sentencesPass: every sentence the renderer writes now holds.
-func sentencesPass(t *testing.T, r *bench.Result) {
+func sentencesPass(t *testing.T, r *result.Result) {
 	t.Helper()
 	for _, f := range prose.CheckAll(r) {
 		t.Errorf("%s %q: %v", prose.ClaimOf(f.Sentence), f.Sentence.Text, f.Err)
@@ -67,12 +69,12 @@ func median(x []float64) float64 {
 // "identical code read as far apart" beside a ratio inside the A/A
 // interval's reach but farther from 1 than the A/A control itself read.
 func TestCounterIdenticalCodeAsFarApart(t *testing.T) {
-	beyond := func(r *bench.Result, c bench.Comparison) bool {
+	beyond := func(r *result.Result, c result.Comparison) bool {
 		band := r.Protocol.Resolve / 2
 		return c.Significant && (c.CILow >= 1+band || c.CIHigh <= 1-band) && math.Abs(c.Ratio-1) < 1
 	}
-	var c bench.Comparison
-	r := pick(t, func(r *bench.Result) bool {
+	var c result.Comparison
+	r := pick(t, func(r *result.Result) bool {
 		for _, x := range r.Comparisons {
 			if v := r.Variant(x.A); beyond(r, x) && v != nil && !v.Dead && !v.Hollow && !r.Variant(x.B).Dead && !r.Variant(x.B).Hollow {
 				c = x
@@ -88,8 +90,8 @@ func TestCounterIdenticalCodeAsFarApart(t *testing.T) {
 	r.AA.SamplesNS = slices.Clone(r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS)
 	r.AA.Ratio, r.AA.CILow, r.AA.CIHigh = 1, 1-2*d, 1+2*d
 	key := c.A + "/" + c.B + "/" + c.Series
-	s := bench.Sentence{Topic: bench.TopicComparison, Kind: bench.KindComparison, Claim: bench.ClaimDifferAsAA, Key: key,
-		Text: fmt.Sprintf("the live variants %s and %s differ: ..., but within the A/A floor of this run (about %s): identical code read as far apart", c.A, c.B, bench.FormatPct(2*d))}
+	s := findings.Sentence{Topic: findings.TopicComparison, Kind: findings.KindComparison, Claim: findings.ClaimDifferAsAA, Key: key,
+		Text: fmt.Sprintf("the live variants %s and %s differ: ..., but within the A/A floor of this run (about %s): identical code read as far apart", c.A, c.B, numtext.FormatPct(2*d))}
 	err := prose.Check(r, s)
 	if err == nil || !strings.Contains(err.Error(), "the A/A control read") {
 		t.Fatalf("the oracle of %s on %s: %v, want the A/A control's own ratio named", s.Claim, key, err)
@@ -101,8 +103,8 @@ func TestCounterIdenticalCodeAsFarApart(t *testing.T) {
 // "differ ... a difference this run resolves" for an interval that lies
 // within resolve/2 of 1, beside a headline of "no difference".
 func TestCounterDifferInsideTheBand(t *testing.T) {
-	var c bench.Comparison
-	r := pick(t, func(r *bench.Result) bool {
+	var c result.Comparison
+	r := pick(t, func(r *result.Result) bool {
 		for _, x := range r.Comparisons {
 			if band := r.Protocol.Resolve / 2; x.Significant && x.CILow > 1-band && x.CIHigh < 1+band {
 				c = x
@@ -111,7 +113,7 @@ func TestCounterDifferInsideTheBand(t *testing.T) {
 		}
 		return false
 	})
-	mustFail(t, r, bench.Sentence{Topic: bench.TopicComparison, Kind: bench.KindComparison, Claim: bench.ClaimDiffer, Key: c.A + "/" + c.B + "/" + c.Series,
+	mustFail(t, r, findings.Sentence{Topic: findings.TopicComparison, Kind: findings.KindComparison, Claim: findings.ClaimDiffer, Key: c.A + "/" + c.B + "/" + c.Series,
 		Text: "the live variants " + c.A + " and " + c.B + " differ: ..., a difference this run resolves"})
 	sentencesPass(t, r)
 }
@@ -119,11 +121,11 @@ func TestCounterDifferInsideTheBand(t *testing.T) {
 // The A/A floor from the interval alone, when the control's own ratio lies
 // outside it.
 func TestCounterAAFloorOutsideItself(t *testing.T) {
-	r := pick(t, func(r *bench.Result) bool { return math.Abs(r.AA.Ratio-1) > 0.005 && r.AA.CILow > 0 })
+	r := pick(t, func(r *result.Result) bool { return math.Abs(r.AA.Ratio-1) > 0.005 && r.AA.CILow > 0 })
 	r.AA.CILow, r.AA.CIHigh = 0.998, 1.002
 	old := fmt.Sprintf("the A/A control ran %s twice in the same round robin: identical code reads %s, 95%% interval [0.998, 1.002], so a ratio of medians closer to 1 than about %s cannot be told from no difference in this run, whatever the code",
-		r.AA.Variant, bench.FormatRatio(r.AA.Ratio), bench.FormatPct(0.002))
-	mustFail(t, r, bench.Sentence{Topic: bench.TopicResolution, Kind: bench.KindResolution, Variant: r.AA.Variant, Claim: bench.ClaimAAFloor, Text: old})
+		r.AA.Variant, numtext.FormatRatio(r.AA.Ratio), numtext.FormatPct(0.002))
+	mustFail(t, r, findings.Sentence{Topic: findings.TopicResolution, Kind: findings.KindResolution, Variant: r.AA.Variant, Claim: findings.ClaimAAFloor, Text: old})
 	sentencesPass(t, r)
 }
 
@@ -131,7 +133,7 @@ func TestCounterAAFloorOutsideItself(t *testing.T) {
 // permutation test finds nothing; on rounds that drift, it does.
 func TestCounterAutocorrelation(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	mk := func(drift bool) *bench.Result {
+	mk := func(drift bool) *result.Result {
 		a, b := make([]float64, 30), make([]float64, 30)
 		lvl := 0.0
 		for i := range a {
@@ -142,11 +144,11 @@ func TestCounterAutocorrelation(t *testing.T) {
 			}
 			a[i], b[i] = 1000*math.Exp(lvl), 1000
 		}
-		return &bench.Result{Variants: []bench.Variant{
-			{Name: "a", Series: bench.Series{Interleaved: &bench.Samples{SamplesNS: a}}},
-			{Name: "b", Series: bench.Series{Interleaved: &bench.Samples{SamplesNS: b}}}}}
+		return &result.Result{Variants: []result.Variant{
+			{Name: "a", Series: result.Series{Interleaved: &result.Samples{SamplesNS: a}}},
+			{Name: "b", Series: result.Series{Interleaved: &result.Samples{SamplesNS: b}}}}}
 	}
-	s := bench.Sentence{Topic: bench.TopicAutocorr, Kind: bench.KindAutocorr, Claim: bench.ClaimAutocorr, Key: "a/b",
+	s := findings.Sentence{Topic: findings.TopicAutocorr, Kind: findings.KindAutocorr, Claim: findings.ClaimAutocorr, Key: "a/b",
 		Text: "the interleaved rounds are not independent: in a/b the log-ratios of successive rounds correlate (lag-1 0.31 after the small-sample correction), ...; slow drift of the machine over the run does this"}
 	mustFail(t, mk(false), s)
 	if err := prose.Check(mk(true), s); err != nil {
@@ -157,17 +159,17 @@ func TestCounterAutocorrelation(t *testing.T) {
 // "too noisy to compare variants with" beside a comparison in that series
 // that resolves a difference.
 func TestCounterTooNoisyBesideResolved(t *testing.T) {
-	var c bench.Comparison
-	r := pick(t, func(r *bench.Result) bool {
+	var c result.Comparison
+	r := pick(t, func(r *result.Result) bool {
 		for _, x := range r.Comparisons {
-			if x.Significant && r.Summary(x.A, x.Series).CVPct > bench.SpreadLimit {
+			if x.Significant && r.Summary(x.A, x.Series).CVPct > findings.SpreadLimit {
 				c = x
 				return true
 			}
 		}
 		return false
 	})
-	mustFail(t, r, bench.Sentence{Topic: bench.TopicSpread, Kind: bench.KindSpread, Variant: c.A, Claim: bench.ClaimNoisy, Key: c.Series,
+	mustFail(t, r, findings.Sentence{Topic: findings.TopicSpread, Kind: findings.KindSpread, Variant: c.A, Claim: findings.ClaimNoisy, Key: c.Series,
 		Text: c.A + ", " + c.Series + " series: cv ... (above 5%), max/min ...: this series is too noisy to compare variants with"})
 	sentencesPass(t, r)
 }
@@ -176,7 +178,7 @@ func TestCounterTooNoisyBesideResolved(t *testing.T) {
 // cost) instead of the grid: "its fastest pass is below the clock's
 // smallest step" for a pass above the grid.
 func TestCounterClockStepIsTheReadCost(t *testing.T) {
-	r := pick(t, func(r *bench.Result) bool {
+	r := pick(t, func(r *result.Result) bool {
 		for i := range r.Variants {
 			if v := &r.Variants[i]; v.Dead && v.Batch <= 1 && v.Series.Interleaved.Summary.Min >= 10 {
 				return true
@@ -205,7 +207,7 @@ func TestCounterClockStepIsTheReadCost(t *testing.T) {
 // descheduled time) instead of the median: "its median sample, 20 ns,
 // lasts 0.1 clock reads".
 func TestCounterReadCostIsAMean(t *testing.T) {
-	r := pick(t, func(r *bench.Result) bool {
+	r := pick(t, func(r *result.Result) bool {
 		for i := range r.Variants {
 			if v := &r.Variants[i]; v.Batch <= 1 && v.BatchAuto > 1 {
 				return true
@@ -217,7 +219,7 @@ func TestCounterReadCostIsAMean(t *testing.T) {
 	r.Conditions.Clock.ReadCostNS = 10 * r.Conditions.Clock.ReadCostMeanNS
 	bad := 0
 	for _, f := range prose.CheckAll(r) {
-		if f.Sentence.Claim == bench.ClaimBatchForced || f.Sentence.Claim == bench.ClaimImplausible {
+		if f.Sentence.Claim == findings.ClaimBatchForced || f.Sentence.Claim == findings.ClaimImplausible {
 			bad++
 			t.Logf("caught: %v", f.Err)
 		}
@@ -231,16 +233,16 @@ func TestCounterReadCostIsAMean(t *testing.T) {
 // predicate: a sentence that says it has no oracle, and so does any
 // sentence without a claim.
 func TestCounterShapeHasNoOracle(t *testing.T) {
-	r := pick(t, func(r *bench.Result) bool { return len(r.Comparisons) > 0 })
-	for _, s := range []bench.Sentence{
-		{Topic: bench.TopicComparison, Claim: "comparison.shape", Text: "the two distributions differ in shape, not only in place"},
-		{Topic: bench.TopicComparison, Kind: bench.KindComparison, Text: "a sentence no generator claims"},
+	r := pick(t, func(r *result.Result) bool { return len(r.Comparisons) > 0 })
+	for _, s := range []findings.Sentence{
+		{Topic: findings.TopicComparison, Claim: "comparison.shape", Text: "the two distributions differ in shape, not only in place"},
+		{Topic: findings.TopicComparison, Kind: findings.KindComparison, Text: "a sentence no generator claims"},
 	} {
 		if err := prose.Check(r, s); !errors.Is(err, prose.ErrNoOracle) {
 			t.Errorf("%q: %v, want ErrNoOracle", s.Text, err)
 		}
 	}
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		if strings.Contains(s.Text, "differ in shape") {
 			t.Errorf("the renderer writes %q", s.Text)
 		}
@@ -253,37 +255,37 @@ func TestCounterShapeHasNoOracle(t *testing.T) {
 // above the interruption floor. Each fails; the renderer's sentences for
 // the same results hold.
 func TestMechanismsOnlyFromControls(t *testing.T) {
-	pages := pick(t, func(r *bench.Result) bool {
-		return r.Control != nil && r.Control.Kind == bench.ControlPages && r.Baseline != nil && r.Baseline.Verdicts[0].Verdict == bench.VerdictUndefined
+	pages := pick(t, func(r *result.Result) bool {
+		return r.Control != nil && r.Control.Kind == result.ControlPages && r.Baseline != nil && r.Baseline.Verdicts[0].Verdict == result.VerdictUndefined
 	})
 	sentencesPass(t, pages)
 	v := pages.Baseline.Verdicts[0]
-	mustFail(t, pages, bench.Sentence{Claim: bench.ClaimControlVerdict, Variant: v.Name,
+	mustFail(t, pages, findings.Sentence{Claim: findings.ClaimControlVerdict, Variant: v.Name,
 		Text: v.Name + ": huge pages against 4 KiB pages undefined, measured in the same run: TLB misses of the 4 KiB pages account for the difference"})
 
-	pad := pick(t, func(r *bench.Result) bool {
-		return r.Control != nil && r.Control.Kind == bench.ControlPad && r.Control.Value == "64"
+	pad := pick(t, func(r *result.Result) bool {
+		return r.Control != nil && r.Control.Kind == result.ControlPad && r.Control.Value == "64"
 	})
 	sentencesPass(t, pad)
 	v = pad.Baseline.Verdicts[0]
-	mustFail(t, pad, bench.Sentence{Claim: bench.ClaimControlVerdict, Variant: v.Name,
+	mustFail(t, pad, findings.Sentence{Claim: findings.ClaimControlVerdict, Variant: v.Name,
 		Text: v.Name + ": with rows padded 1.5x slower than with unpadded rows, measured in the same run: the unpadded walk's stride of 8 KiB, a power of two, made its accesses conflict in the same cache sets, and padding relieved it"})
 
 	// The stride finding on a variant whose assembly steps no such stride.
-	walk := pick(t, func(r *bench.Result) bool { return r.Variant("rows") != nil && r.Control == nil })
-	mustFail(t, walk, bench.Sentence{Claim: bench.ClaimStride, Variant: "rows",
+	walk := pick(t, func(r *result.Result) bool { return r.Variant("rows") != nil && r.Control == nil })
+	mustFail(t, walk, findings.Sentence{Claim: findings.ClaimStride, Variant: "rows",
 		Text: "rows: its inner loop steps 8 KiB per access, a power of two: set conflicts are likely"})
 
 	// "a single event (a realloc, a rehash, a page fault, an interrupt)".
-	ops := pick(t, func(r *bench.Result) bool {
-		for _, s := range bench.Sentences(r) {
+	ops := pick(t, func(r *result.Result) bool {
+		for _, s := range findings.Sentences(r) {
 			if prose.ClaimOf(s) == prose.ClaimLatencyAlone {
 				return true
 			}
 		}
 		return false
 	})
-	for _, s := range bench.Sentences(ops) {
+	for _, s := range findings.Sentences(ops) {
 		if prose.ClaimOf(s) != prose.ClaimLatencyAlone {
 			continue
 		}

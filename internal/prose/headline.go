@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The oracles of the headline's lines (bench.Headline): the verdict word
@@ -16,9 +18,9 @@ import (
 // dead and hollow from the analysis.
 
 // CheckHeadline runs the oracle of every line bench.Headline writes for r.
-func CheckHeadline(r *bench.Result) []Failure {
+func CheckHeadline(r *result.Result) []Failure {
 	var out []Failure
-	for _, l := range bench.Headline(r) {
+	for _, l := range findings.Headline(r) {
 		s := l.Sentence()
 		if err := Check(r, s); err != nil {
 			out = append(out, Failure{s, err})
@@ -43,22 +45,22 @@ var (
 func bandWord(lo, hi, band float64) string {
 	switch {
 	case lo > 0 && lo > 1-band && hi < 1+band:
-		return bench.VerdictNoDifference
+		return result.VerdictNoDifference
 	case lo >= 1+band:
-		return bench.VerdictSlower
+		return result.VerdictSlower
 	case hi > 0 && hi <= 1-band:
-		return bench.VerdictFaster
+		return result.VerdictFaster
 	}
-	return bench.VerdictUndefined
+	return result.VerdictUndefined
 }
 
 // ratioText is how a ratio appears in a line: three decimals below 10.
-func ratioText(x float64) string { return bench.FormatRatio(x) }
+func ratioText(x float64) string { return numtext.FormatRatio(x) }
 
 // turned is a ratio and its interval as the word says them: "faster" is
 // the inverse ratio, the interval inverted and swapped.
 func turned(word string, ratio, lo, hi float64) (string, string) {
-	if word == bench.VerdictFaster {
+	if word == result.VerdictFaster {
 		if !figures.Bounded(lo, hi) {
 			return ratioText(1 / ratio), "none"
 		}
@@ -72,12 +74,12 @@ func turned(word string, ratio, lo, hi float64) (string, string) {
 
 // against is what a before/after measured the variant against: the
 // control's default side, else the other kernel, else the previous build.
-func against(r *bench.Result) string {
+func against(r *result.Result) string {
 	if c := r.Control; c != nil {
 		switch c.Kind {
-		case bench.ControlPages:
+		case result.ControlPages:
 			return "the same binary with 4 KiB pages"
-		case bench.ControlPad:
+		case result.ControlPad:
 			return "the build with unpadded rows"
 		}
 	}
@@ -87,7 +89,7 @@ func against(r *bench.Result) string {
 	return "the previous build"
 }
 
-func verdictOf(r *bench.Result, name string) *bench.VariantVerdict {
+func verdictOf(r *result.Result, name string) *result.VariantVerdict {
 	if r.Baseline == nil {
 		return nil
 	}
@@ -100,7 +102,7 @@ func verdictOf(r *bench.Result, name string) *bench.VariantVerdict {
 }
 
 // headlineBaseline: a variant's verdict in a before/after.
-func headlineBaseline(r *bench.Result, s bench.Sentence) error {
+func headlineBaseline(r *result.Result, s findings.Sentence) error {
 	v := verdictOf(r, s.Variant)
 	if v == nil {
 		return fail("%s: no verdict in a baseline", s.Variant)
@@ -130,7 +132,7 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 		if word != want {
 			return fail("%s: says %s, the interval [%g, %g] against ±%g gives %s", s.Variant, word, v.CILow, v.CIHigh, band, want)
 		}
-		if (word == bench.VerdictSlower) != (v.Ratio > 1) {
+		if (word == result.VerdictSlower) != (v.Ratio > 1) {
 			return fail("%s: says %s of a ratio %g", s.Variant, word, v.Ratio)
 		}
 		rt, iv := turned(word, v.Ratio, v.CILow, v.CIHigh)
@@ -146,7 +148,7 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 		}
 		k, _ := strconv.Atoi(p[1])
 		side := v.Positive
-		if word == bench.VerdictFaster {
+		if word == result.VerdictFaster {
 			side = v.Blocks - v.Positive
 		}
 		if k != side || 2*k <= v.Blocks {
@@ -155,10 +157,10 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 		return nil
 	}
 	if m := headSame.FindStringSubmatch(s.Text); m != nil {
-		if want != bench.VerdictNoDifference {
+		if want != result.VerdictNoDifference {
 			return fail("%s: says no difference, the interval [%g, %g] against ±%g gives %s", s.Variant, v.CILow, v.CIHigh, band, want)
 		}
-		if _, iv := turned(bench.VerdictSlower, v.Ratio, v.CILow, v.CIHigh); m[3] != iv {
+		if _, iv := turned(result.VerdictSlower, v.Ratio, v.CILow, v.CIHigh); m[3] != iv {
 			return fail("%s: says the interval %s, stored [%g, %g]", s.Variant, m[3], v.CILow, v.CIHigh)
 		}
 		if m[2] != than {
@@ -170,10 +172,10 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 		return nil
 	}
 	if m := headUndef.FindStringSubmatch(s.Text); m != nil {
-		if want != bench.VerdictUndefined && v.Verdict != bench.VerdictUndefined {
+		if want != result.VerdictUndefined && v.Verdict != result.VerdictUndefined {
 			return fail("%s: says undefined, the interval [%g, %g] against ±%g gives %s", s.Variant, v.CILow, v.CIHigh, band, want)
 		}
-		if _, iv := turned(bench.VerdictSlower, v.Ratio, v.CILow, v.CIHigh); m[2] != iv {
+		if _, iv := turned(result.VerdictSlower, v.Ratio, v.CILow, v.CIHigh); m[2] != iv {
 			return fail("%s: says the interval %s, stored [%g, %g]", s.Variant, m[2], v.CILow, v.CIHigh)
 		}
 		if m[3] != than {
@@ -186,39 +188,39 @@ func headlineBaseline(r *bench.Result, s bench.Sentence) error {
 
 // liveness is what the stored analysis says a variant's timed code is:
 // "dead", "hollow" or "" (live).
-func liveness(v *bench.Variant) string {
+func liveness(v *result.Variant) string {
 	switch {
 	case v == nil:
 		return "missing"
 	case v.Dead:
-		return bench.VerdictDead
+		return result.VerdictDead
 	case v.Hollow:
-		return bench.VerdictHollow
+		return result.VerdictHollow
 	}
 	return ""
 }
 
 // passText is a variant's median pass as the headline writes it,
 // recomputed from its interleaved samples.
-func passText(r *bench.Result, variant string) string {
+func passText(r *result.Result, variant string) string {
 	x := figures.Series(r, variant, "interleaved")
 	if len(x) == 0 {
 		return ""
 	}
-	return bench.FormatNS(figures.Median(x)) + " a pass"
+	return numtext.FormatNS(figures.Median(x)) + " a pass"
 }
 
 // headlineNotLive: dead or hollow in a build of a before/after; the state
 // said of the new build is its analysis', of the previous the stored one,
 // and the pass is the recomputed median.
-func headlineNotLive(r *bench.Result, s bench.Sentence) error {
+func headlineNotLive(r *result.Result, s findings.Sentence) error {
 	v := verdictOf(r, s.Variant)
 	if v == nil {
 		return fail("%s: no verdict in a baseline", s.Variant)
 	}
 	now := liveness(r.Variant(s.Variant))
 	prev := r.Baseline.Previous[s.Variant]
-	upper := map[string]string{bench.VerdictDead: "DEAD", bench.VerdictHollow: "HOLLOW"}
+	upper := map[string]string{result.VerdictDead: "DEAD", result.VerdictHollow: "HOLLOW"}
 	switch {
 	case strings.Contains(s.Text, " in both builds: "):
 		if now == "" || now != prev || !strings.HasPrefix(s.Text, s.Variant+": "+upper[now]+" in both builds") {
@@ -246,7 +248,7 @@ func headlineNotLive(r *bench.Result, s bench.Sentence) error {
 
 // reference is the variant a run without a baseline measures the others
 // against: the first live one with interleaved samples.
-func reference(r *bench.Result) string {
+func reference(r *result.Result) string {
 	for i := range r.Variants {
 		v := &r.Variants[i]
 		if figures.Live(v) && v.Series.Interleaved != nil {
@@ -258,7 +260,7 @@ func reference(r *bench.Result) string {
 
 // howText is "N rounds in P processes" of a run, recomputed from the
 // rounds' blocks.
-func howText(r *bench.Result) string {
+func howText(r *result.Result) string {
 	seen := map[int]bool{}
 	for _, b := range r.RoundBlock {
 		seen[b] = true
@@ -273,7 +275,7 @@ func howText(r *bench.Result) string {
 // headlineTime: a variant's time per pass (and per element), the median
 // of its interleaved samples; only the reference, or a variant with no
 // comparison to it, is said alone.
-func headlineTime(r *bench.Result, s bench.Sentence) error {
+func headlineTime(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || !figures.Live(v) {
 		return fail("%s: a time per pass of a variant that is not live", s.Variant)
@@ -293,7 +295,7 @@ func headlineTime(r *bench.Result, s bench.Sentence) error {
 		}
 	}
 	if e := r.Protocol.Elements; e != nil && *e > 0 && s.Variant == reference(r) {
-		per := bench.FormatNS(figures.Median(figures.Series(r, s.Variant, "interleaved"))/float64(*e)) + " an element"
+		per := numtext.FormatNS(figures.Median(figures.Series(r, s.Variant, "interleaved"))/float64(*e)) + " an element"
 		if !strings.Contains(s.Text, per) {
 			return fail("%s: the time per element is not %s", s.Variant, per)
 		}
@@ -304,9 +306,9 @@ func headlineTime(r *bench.Result, s bench.Sentence) error {
 // headlineAlone: a variant against the reference without a baseline: the
 // verdict is the band rule's on the stored interval of the resolved
 // comparison, turned to variant over reference.
-func headlineAlone(r *bench.Result, s bench.Sentence) error {
+func headlineAlone(r *result.Result, s findings.Sentence) error {
 	ref := reference(r)
-	var c *bench.Comparison
+	var c *result.Comparison
 	inv := false
 	for i := range r.Comparisons {
 		x := &r.Comparisons[i]
@@ -341,13 +343,13 @@ func headlineAlone(r *bench.Result, s bench.Sentence) error {
 		return nil
 	}
 	if m := headSame.FindStringSubmatch(s.Text); m != nil {
-		if want != bench.VerdictNoDifference || m[2] != ref {
+		if want != result.VerdictNoDifference || m[2] != ref {
 			return fail("%s: says no difference from %s, the interval [%g, %g] against ±%g gives %s against %s", s.Variant, m[2], lo, hi, band, want, ref)
 		}
 		return nil
 	}
 	if m := headUndef.FindStringSubmatch(s.Text); m != nil {
-		if want != bench.VerdictUndefined || m[3] != ref {
+		if want != result.VerdictUndefined || m[3] != ref {
 			return fail("%s: says undefined against %s, the interval [%g, %g] against ±%g gives %s against %s", s.Variant, m[3], lo, hi, band, want, ref)
 		}
 		if figures.Bounded(lo, hi) && strings.Contains(s.Text, "excludes 1") == (lo <= 1 && hi >= 1) {
@@ -359,11 +361,11 @@ func headlineAlone(r *bench.Result, s bench.Sentence) error {
 }
 
 // headlineDead: dead or hollow without a baseline, from the analysis.
-func headlineDead(r *bench.Result, s bench.Sentence) error {
+func headlineDead(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	switch l := liveness(v); {
-	case l == bench.VerdictDead && strings.HasPrefix(s.Text, s.Variant+": DEAD: "):
-	case l == bench.VerdictHollow && strings.HasPrefix(s.Text, s.Variant+": HOLLOW: "):
+	case l == result.VerdictDead && strings.HasPrefix(s.Text, s.Variant+": DEAD: "):
+	case l == result.VerdictHollow && strings.HasPrefix(s.Text, s.Variant+": HOLLOW: "):
 	default:
 		return fail("%s: says %q, the analysis says %q", s.Variant, s.Text, l)
 	}
@@ -373,7 +375,7 @@ func headlineDead(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func headlineQuick(r *bench.Result, s bench.Sentence) error {
+func headlineQuick(r *result.Result, s findings.Sentence) error {
 	p := r.Protocol
 	if !p.Quick || !strings.Contains(s.Text, "reps="+strconv.Itoa(p.Reps)+" runs="+strconv.Itoa(p.Runs)) {
 		return fail("says a quick run of reps=%d runs=%d; quick %v", p.Reps, p.Runs, p.Quick)
@@ -382,7 +384,7 @@ func headlineQuick(r *bench.Result, s bench.Sentence) error {
 }
 
 // headlineNote: what the session said of the baseline, as it is stored.
-func headlineNote(r *bench.Result, s bench.Sentence) error {
+func headlineNote(r *result.Result, s findings.Sentence) error {
 	if r.BaselineNote == "" || s.Text != r.BaselineNote {
 		return fail("a note on the baseline the result does not store")
 	}
@@ -391,7 +393,7 @@ func headlineNote(r *bench.Result, s bench.Sentence) error {
 
 // headlineLayouts: the fresh processes took as many layouts as said, as
 // their stored layout ids show.
-func headlineLayouts(r *bench.Result, s bench.Sentence) error {
+func headlineLayouts(r *result.Result, s findings.Sentence) error {
 	n := r.Protocol.Layouts
 	if n < 2 || !strings.HasPrefix(s.Text, "layouts="+strconv.Itoa(n)+":") {
 		return fail("says layouts, layouts=%d", n)

@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/ceilings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The levels and limits the claims are judged by: the protocol's own
@@ -32,89 +34,89 @@ const (
 )
 
 var oracles = map[string]Oracle{
-	bench.ClaimStride:           stride,
-	bench.ClaimControlPages:     controlPages,
-	bench.ClaimControlVerdict:   controlVerdict,
-	bench.ClaimLoadKind:         loadKind,
-	bench.ClaimPartial:          partial,
-	bench.ClaimPrediction:       prediction,
-	bench.ClaimBaselineDropped:  baselineDropped,
-	bench.ClaimBaselineMethod:   baselineMethod,
-	bench.ClaimBaselineVerdict:  baselineVerdict,
-	bench.ClaimDead:             dead,
-	bench.ClaimDiffer:           differ,
-	bench.ClaimDifferBeyondAA:   differBeyondAA,
-	bench.ClaimDifferWithinAA:   differWithinAA,
-	bench.ClaimDifferAsAA:       differAsAA,
-	bench.ClaimWithinBand:       withinResolve,
-	bench.ClaimSizeUnknown:      sizeUnknown,
-	bench.ClaimFamily:           family,
-	bench.ClaimNoDifference:     noDifference,
-	bench.ClaimAutocorr:         autocorr,
-	bench.ClaimImplausible:      implausible,
-	bench.ClaimPerElement:       perElement,
-	bench.ClaimParallel:         parallel,
-	bench.ClaimNoElements:       noElements,
-	bench.ClaimCounts:           counts,
-	bench.ClaimFirstTouch:       firstTouch,
-	bench.ClaimZeroPage:         zeroPage,
-	bench.ClaimReadsAllocate:    readsAllocate,
-	bench.ClaimMappedBefore:     mappedBefore,
-	bench.ClaimSetupAllocated:   setupAllocated,
-	bench.ClaimSetupPartial:     setupPartial,
-	bench.ClaimPairs:            pairs,
-	bench.ClaimAAFloor:          aaFloor,
-	bench.ClaimAANoFloor:        aaNoFloor,
-	bench.ClaimPlacement:        placement,
-	bench.ClaimLayoutChance:     layoutChance,
-	bench.ClaimLayoutMore:       layoutMore,
-	bench.ClaimLayoutUnsplit:    layoutUnsplit,
-	bench.ClaimGaps:             gaps,
-	bench.ClaimClockMoved:       clockMoved,
-	bench.ClaimClockStill:       clockStill,
-	bench.ClaimClockVariant:     clockVariant,
-	bench.ClaimNoisy:            noisy,
-	bench.ClaimQuiet:            quiet,
-	bench.ClaimRerun:            rerun,
-	bench.ClaimBatchForced:      batchSingle,
-	bench.ClaimBatched:          batched,
-	bench.ClaimLoadForced:       loadForced,
-	bench.ClaimLoadHigh:         loadHigh,
-	bench.ClaimLoadLow:          loadLow,
-	bench.ClaimDuring:           during,
-	bench.ClaimDuringBusy:       duringBusy,
-	bench.ClaimChecksumOK:       checksumOK,
-	bench.ClaimChecksumMismatch: checksumMismatch,
-	bench.ClaimAddUnder:         ceilings.AddUnder,
-	bench.ClaimAddAt:            ceilings.AddAt,
-	bench.ClaimBWOver:           ceilings.BWOver,
-	bench.ClaimBWAt:             ceilings.BWAt,
-	bench.ClaimHeadlineBaseline: headlineBaseline,
-	bench.ClaimHeadlineNotLive:  headlineNotLive,
-	bench.ClaimHeadlineAlone:    headlineAlone,
-	bench.ClaimHeadlineTime:     headlineTime,
-	bench.ClaimHeadlineDead:     headlineDead,
-	bench.ClaimHeadlineQuick:    headlineQuick,
-	bench.ClaimHeadlineNote:     headlineNote,
-	bench.ClaimHeadlineLayouts:  headlineLayouts,
-	bench.ClaimCondMachine:      condMachine,
-	bench.ClaimCondFrequency:    condFrequency,
-	bench.ClaimCondClock:        condClock,
-	bench.ClaimCondFingerprint:  condFingerprint,
-	bench.ClaimCondLoad:         condLoad,
-	bench.ClaimCondDuring:       condDuring,
-	bench.ClaimCondProtocol:     condProtocol,
-	bench.ClaimCondKernel:       condKernel,
-	ClaimLatencyShared:          latencyShared,
-	ClaimLatencyWorst:           latencyWorst,
-	ClaimLatencyOverhead:        latencyOverhead,
-	ClaimLatencyAlone:           latencyAlone,
-	ClaimLatencyRate:            latencyRate,
-	ClaimLatencyAcross:          latencyAcross,
-	bench.ClaimLatencyPreempted: latencyPreempted,
+	findings.ClaimStride:           stride,
+	findings.ClaimControlPages:     controlPages,
+	findings.ClaimControlVerdict:   controlVerdict,
+	findings.ClaimLoadKind:         loadKind,
+	findings.ClaimPartial:          partial,
+	findings.ClaimPrediction:       prediction,
+	findings.ClaimBaselineDropped:  baselineDropped,
+	findings.ClaimBaselineMethod:   baselineMethod,
+	findings.ClaimBaselineVerdict:  baselineVerdict,
+	findings.ClaimDead:             dead,
+	findings.ClaimDiffer:           differ,
+	findings.ClaimDifferBeyondAA:   differBeyondAA,
+	findings.ClaimDifferWithinAA:   differWithinAA,
+	findings.ClaimDifferAsAA:       differAsAA,
+	findings.ClaimWithinBand:       withinResolve,
+	findings.ClaimSizeUnknown:      sizeUnknown,
+	findings.ClaimFamily:           family,
+	findings.ClaimNoDifference:     noDifference,
+	findings.ClaimAutocorr:         autocorr,
+	findings.ClaimImplausible:      implausible,
+	findings.ClaimPerElement:       perElement,
+	findings.ClaimParallel:         parallel,
+	findings.ClaimNoElements:       noElements,
+	findings.ClaimCounts:           counts,
+	findings.ClaimFirstTouch:       firstTouch,
+	findings.ClaimZeroPage:         zeroPage,
+	findings.ClaimReadsAllocate:    readsAllocate,
+	findings.ClaimMappedBefore:     mappedBefore,
+	findings.ClaimSetupAllocated:   setupAllocated,
+	findings.ClaimSetupPartial:     setupPartial,
+	findings.ClaimPairs:            pairs,
+	findings.ClaimAAFloor:          aaFloor,
+	findings.ClaimAANoFloor:        aaNoFloor,
+	findings.ClaimPlacement:        placement,
+	findings.ClaimLayoutChance:     layoutChance,
+	findings.ClaimLayoutMore:       layoutMore,
+	findings.ClaimLayoutUnsplit:    layoutUnsplit,
+	findings.ClaimGaps:             gaps,
+	findings.ClaimClockMoved:       clockMoved,
+	findings.ClaimClockStill:       clockStill,
+	findings.ClaimClockVariant:     clockVariant,
+	findings.ClaimNoisy:            noisy,
+	findings.ClaimQuiet:            quiet,
+	findings.ClaimRerun:            rerun,
+	findings.ClaimBatchForced:      batchSingle,
+	findings.ClaimBatched:          batched,
+	findings.ClaimLoadForced:       loadForced,
+	findings.ClaimLoadHigh:         loadHigh,
+	findings.ClaimLoadLow:          loadLow,
+	findings.ClaimDuring:           during,
+	findings.ClaimDuringBusy:       duringBusy,
+	findings.ClaimChecksumOK:       checksumOK,
+	findings.ClaimChecksumMismatch: checksumMismatch,
+	findings.ClaimAddUnder:         ceilings.AddUnder,
+	findings.ClaimAddAt:            ceilings.AddAt,
+	findings.ClaimBWOver:           ceilings.BWOver,
+	findings.ClaimBWAt:             ceilings.BWAt,
+	findings.ClaimHeadlineBaseline: headlineBaseline,
+	findings.ClaimHeadlineNotLive:  headlineNotLive,
+	findings.ClaimHeadlineAlone:    headlineAlone,
+	findings.ClaimHeadlineTime:     headlineTime,
+	findings.ClaimHeadlineDead:     headlineDead,
+	findings.ClaimHeadlineQuick:    headlineQuick,
+	findings.ClaimHeadlineNote:     headlineNote,
+	findings.ClaimHeadlineLayouts:  headlineLayouts,
+	findings.ClaimCondMachine:      condMachine,
+	findings.ClaimCondFrequency:    condFrequency,
+	findings.ClaimCondClock:        condClock,
+	findings.ClaimCondFingerprint:  condFingerprint,
+	findings.ClaimCondLoad:         condLoad,
+	findings.ClaimCondDuring:       condDuring,
+	findings.ClaimCondProtocol:     condProtocol,
+	findings.ClaimCondKernel:       condKernel,
+	ClaimLatencyShared:             latencyShared,
+	ClaimLatencyWorst:              latencyWorst,
+	ClaimLatencyOverhead:           latencyOverhead,
+	ClaimLatencyAlone:              latencyAlone,
+	ClaimLatencyRate:               latencyRate,
+	ClaimLatencyAcross:             latencyAcross,
+	findings.ClaimLatencyPreempted: latencyPreempted,
 }
 
-func partial(r *bench.Result, _ bench.Sentence) error {
+func partial(r *result.Result, _ findings.Sentence) error {
 	if !r.Partial {
 		return fail("the run is not partial")
 	}
@@ -123,7 +125,7 @@ func partial(r *bench.Result, _ bench.Sentence) error {
 
 // prediction: the observed ratio is the ratio of the interleaved medians,
 // and held says whether it meets the bound.
-func prediction(r *bench.Result, _ bench.Sentence) error {
+func prediction(r *result.Result, _ findings.Sentence) error {
 	p := r.Prediction
 	if p == nil {
 		return fail("the result has no prediction")
@@ -157,7 +159,7 @@ func prediction(r *bench.Result, _ bench.Sentence) error {
 	return nil
 }
 
-func baselineDropped(r *bench.Result, _ bench.Sentence) error {
+func baselineDropped(r *result.Result, _ findings.Sentence) error {
 	if r.Baseline != nil || r.BaselineDropped == "" {
 		return fail("a baseline was measured, or none was dropped")
 	}
@@ -167,12 +169,12 @@ func baselineDropped(r *bench.Result, _ bench.Sentence) error {
 // sidesOver is how a before/after's ratios are said: a control's side over
 // its default side, else this build over the previous one or the other
 // kernel.
-func sidesOver(r *bench.Result) string {
+func sidesOver(r *result.Result) string {
 	if c := r.Control; c != nil {
 		switch c.Kind {
-		case bench.ControlPad:
+		case result.ControlPad:
 			return "rows padded by " + c.Value + " bytes (BENCH_PAD) over unpadded rows"
-		case bench.ControlPages:
+		case result.ControlPages:
 			return "huge pages over 4 KiB pages"
 		}
 	}
@@ -182,7 +184,7 @@ func sidesOver(r *bench.Result) string {
 	return "this build over the previous build"
 }
 
-func baselineMethod(r *bench.Result, s bench.Sentence) error {
+func baselineMethod(r *result.Result, s findings.Sentence) error {
 	if r.Baseline == nil {
 		return fail("no baseline was measured")
 	}
@@ -203,7 +205,7 @@ func baselineMethod(r *bench.Result, s bench.Sentence) error {
 
 // baselineVerdict: the verdict is the one the interval and resolve= give
 // (docs/verdicts.md's table), recomputed.
-func baselineVerdict(r *bench.Result, s bench.Sentence) error {
+func baselineVerdict(r *result.Result, s findings.Sentence) error {
 	if r.Baseline == nil {
 		return fail("no baseline")
 	}
@@ -214,7 +216,7 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 		if e.Name != s.Variant || e.Series != s.Key {
 			continue
 		}
-		if e.Verdict == bench.VerdictUndefined {
+		if e.Verdict == result.VerdictUndefined {
 			return nil // undefined claims no direction
 		}
 		if !figures.Bounded(e.CILow, e.CIHigh) {
@@ -224,22 +226,22 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 		var want string
 		switch {
 		case e.CILow > 1-band && e.CIHigh < 1+band:
-			want = bench.VerdictNoDifference
+			want = result.VerdictNoDifference
 		case e.CILow >= 1+band:
-			want = bench.VerdictSlower
+			want = result.VerdictSlower
 		case e.CIHigh <= 1-band:
-			want = bench.VerdictFaster
+			want = result.VerdictFaster
 		default:
-			want = bench.VerdictUndefined
+			want = result.VerdictUndefined
 		}
 		if r.Protocol.Resolve == 0 { // results before resolve=: the interval against 1
 			switch {
 			case e.CILow > 1:
-				want = bench.VerdictSlower
+				want = result.VerdictSlower
 			case e.CIHigh < 1:
-				want = bench.VerdictFaster
+				want = result.VerdictFaster
 			default:
-				want = bench.VerdictNoDifference
+				want = result.VerdictNoDifference
 			}
 		}
 		if want != e.Verdict {
@@ -253,13 +255,13 @@ func baselineVerdict(r *bench.Result, s bench.Sentence) error {
 // sidesNamed: a verdict's ratio is named by what was compared: a control's
 // two sides (pad=: padded over unpadded, pages=huge: huge over 4 KiB
 // pages), else the new build over the previous one.
-func sidesNamed(r *bench.Result, s bench.Sentence) error {
+func sidesNamed(r *result.Result, s findings.Sentence) error {
 	want := "new/previous"
 	if c := r.Control; c != nil {
 		switch c.Kind {
-		case bench.ControlPad:
+		case result.ControlPad:
 			want = "padded/unpadded"
-		case bench.ControlPages:
+		case result.ControlPages:
 			want = "huge/4 KiB pages"
 		}
 	}
@@ -274,7 +276,7 @@ func sidesNamed(r *bench.Result, s bench.Sentence) error {
 // dead: the analysis found the timed region empty (or only counting); a
 // dead variant's median lasts at most two clock reads plus a step, as
 // "the two reads around an empty region are all it times" says.
-func dead(r *bench.Result, s bench.Sentence) error {
+func dead(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || figures.Live(v) {
 		return fail("%s is live", s.Variant)
@@ -292,7 +294,7 @@ func dead(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func comparisonOf(r *bench.Result, s bench.Sentence) (*bench.Comparison, float64, error) {
+func comparisonOf(r *result.Result, s findings.Sentence) (*result.Comparison, float64, error) {
 	for i := range r.Comparisons {
 		c := &r.Comparisons[i]
 		if c.A+"/"+c.B+"/"+c.Series == s.Key {
@@ -308,7 +310,7 @@ func comparisonOf(r *bench.Result, s bench.Sentence) (*bench.Comparison, float64
 
 // resolved: the comparison's test resolved a difference: its adjusted p is
 // below alpha and its interval excludes 1.
-func resolved(r *bench.Result, s bench.Sentence) error {
+func resolved(r *result.Result, s findings.Sentence) error {
 	c, _, err := comparisonOf(r, s)
 	if err != nil {
 		return err
@@ -324,7 +326,7 @@ func resolved(r *bench.Result, s bench.Sentence) error {
 
 // differ: a resolved difference whose whole interval lies beyond resolve/2
 // of 1 (docs/verdicts.md: "a difference counts only beyond the band").
-func differ(r *bench.Result, s bench.Sentence) error {
+func differ(r *result.Result, s findings.Sentence) error {
 	if err := resolved(r, s); err != nil {
 		return err
 	}
@@ -336,7 +338,7 @@ func differ(r *bench.Result, s bench.Sentence) error {
 }
 
 // withinResolve: resolved, with the whole interval within resolve/2 of 1.
-func withinResolve(r *bench.Result, s bench.Sentence) error {
+func withinResolve(r *result.Result, s findings.Sentence) error {
 	if err := resolved(r, s); err != nil {
 		return err
 	}
@@ -348,7 +350,7 @@ func withinResolve(r *bench.Result, s bench.Sentence) error {
 }
 
 // sizeUnknown: resolved, with the interval across an edge of the band.
-func sizeUnknown(r *bench.Result, s bench.Sentence) error {
+func sizeUnknown(r *result.Result, s findings.Sentence) error {
 	if err := resolved(r, s); err != nil {
 		return err
 	}
@@ -359,7 +361,7 @@ func sizeUnknown(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func differBeyondAA(r *bench.Result, s bench.Sentence) error {
+func differBeyondAA(r *result.Result, s findings.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
@@ -375,7 +377,7 @@ func differBeyondAA(r *bench.Result, s bench.Sentence) error {
 
 // differAsAA: "identical code read as far apart": the A/A control's own
 // ratio of medians is at least as far from 1 as this one.
-func differAsAA(r *bench.Result, s bench.Sentence) error {
+func differAsAA(r *result.Result, s findings.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
@@ -390,7 +392,7 @@ func differAsAA(r *bench.Result, s bench.Sentence) error {
 }
 
 // differWithinAA: the ratio lies within the reach of the A/A interval.
-func differWithinAA(r *bench.Result, s bench.Sentence) error {
+func differWithinAA(r *result.Result, s findings.Sentence) error {
 	if err := differ(r, s); err != nil {
 		return err
 	}
@@ -404,7 +406,7 @@ func differWithinAA(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func family(r *bench.Result, s bench.Sentence) error {
+func family(r *result.Result, s findings.Sentence) error {
 	c, _, err := comparisonOf(r, s)
 	if err != nil {
 		return err
@@ -415,7 +417,7 @@ func family(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func noDifference(r *bench.Result, s bench.Sentence) error {
+func noDifference(r *result.Result, s findings.Sentence) error {
 	c, _, err := comparisonOf(r, s)
 	if err != nil {
 		return err
@@ -431,7 +433,7 @@ func noDifference(r *bench.Result, s bench.Sentence) error {
 
 // autocorr: the rounds are not independent: a permutation test of the
 // lag-1 autocorrelation of the per-round log-ratios rejects at alpha.
-func autocorr(r *bench.Result, s bench.Sentence) error {
+func autocorr(r *result.Result, s findings.Sentence) error {
 	var lr []float64
 	if strings.HasPrefix(s.Key, "the A/A control of ") {
 		lr = figures.LogRatios(figures.Series(r, r.AA.Variant, "interleaved"), r.AA.SamplesNS)
@@ -454,7 +456,7 @@ func autocorr(r *bench.Result, s bench.Sentence) error {
 // reads around nothing is one read), so a read cost more than twice the
 // median of such a variant, plus a step, is a mean inflated by time the
 // thread did not run, not the cost of one read.
-func readCost(r *bench.Result) error {
+func readCost(r *result.Result) error {
 	c := r.Conditions.Clock
 	for i := range r.Variants {
 		v := &r.Variants[i]
@@ -468,7 +470,7 @@ func readCost(r *bench.Result) error {
 	return nil
 }
 
-func implausible(r *bench.Result, s bench.Sentence) error {
+func implausible(r *result.Result, s findings.Sentence) error {
 	if err := readCost(r); err != nil {
 		return err
 	}
@@ -493,7 +495,7 @@ func implausible(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func perElement(r *bench.Result, s bench.Sentence) error {
+func perElement(r *result.Result, s findings.Sentence) error {
 	if r.Protocol.Elements == nil {
 		return fail("no elements=")
 	}
@@ -504,21 +506,21 @@ func perElement(r *bench.Result, s bench.Sentence) error {
 }
 
 // parallel: under one cycle per element.
-func parallel(r *bench.Result, s bench.Sentence) error {
+func parallel(r *result.Result, s findings.Sentence) error {
 	if c := figures.CyclesPerElement(r, s.Variant); !(c < 1) {
 		return fail("%s: says under one cycle per element, recomputed %g", s.Variant, c)
 	}
 	return nil
 }
 
-func noElements(r *bench.Result, _ bench.Sentence) error {
+func noElements(r *result.Result, _ findings.Sentence) error {
 	if r.Protocol.Elements != nil {
 		return fail("elements= was given")
 	}
 	return nil
 }
 
-func counts(r *bench.Result, s bench.Sentence) error {
+func counts(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Counts == nil {
 		return fail("%s has no counts", s.Variant)
@@ -532,7 +534,7 @@ func counts(r *bench.Result, s bench.Sentence) error {
 	}
 	other := "the previous build"
 	if r.Control != nil {
-		other = "the build with " + map[string]string{bench.ControlPad: "unpadded rows", bench.ControlPages: "4 KiB pages"}[r.Control.Kind]
+		other = "the build with " + map[string]string{result.ControlPad: "unpadded rows", result.ControlPages: "4 KiB pages"}[r.Control.Kind]
 	}
 	n := v.Counts.InstructionsPerPass
 	if same := strings.Contains(s.Text, other+" executes exactly as many"); same != (prev == n) {
@@ -544,7 +546,7 @@ func counts(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func firstTouch(r *bench.Result, s bench.Sentence) error {
+func firstTouch(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if !figures.Live(v) || v.Series.Cold == nil || len(v.Series.Cold.SamplesNS) == 0 {
 		return fail("%s has no cold series of a live variant", s.Variant)
@@ -555,7 +557,7 @@ func firstTouch(r *bench.Result, s bench.Sentence) error {
 // zeroPage: the cold pass read memory never written (before setup), took
 // faults, and setup faulted again about as often: the reads were served
 // from the zero page and setup's writes allocated.
-func zeroPage(r *bench.Result, s bench.Sentence) error {
+func zeroPage(r *result.Result, s findings.Sentence) error {
 	cold, setup, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || cold < faultFloor || !(setup >= cold/2) {
 		return fail("%s: says zero-page reads, but cold faults %g, setup faults %g (after %q)", s.Variant, cold, setup, c.After)
@@ -563,7 +565,7 @@ func zeroPage(r *bench.Result, s bench.Sentence) error {
 	return firstTouch(r, s)
 }
 
-func readsAllocate(r *bench.Result, s bench.Sentence) error {
+func readsAllocate(r *result.Result, s findings.Sentence) error {
 	cold, setup, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || cold < faultFloor || !(setup < cold/2) {
 		return fail("%s: says the reads allocated, but cold faults %g, setup faults %g", s.Variant, cold, setup)
@@ -571,7 +573,7 @@ func readsAllocate(r *bench.Result, s bench.Sentence) error {
 	return firstTouch(r, s)
 }
 
-func mappedBefore(r *bench.Result, s bench.Sentence) error {
+func mappedBefore(r *result.Result, s findings.Sentence) error {
 	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After == "setup" || !(cold < faultFloor) {
 		return fail("%s: says the memory was mapped, but the cold pass took %g faults", s.Variant, cold)
@@ -579,7 +581,7 @@ func mappedBefore(r *bench.Result, s bench.Sentence) error {
 	return firstTouch(r, s)
 }
 
-func setupAllocated(r *bench.Result, s bench.Sentence) error {
+func setupAllocated(r *result.Result, s findings.Sentence) error {
 	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After != "setup" || !(cold < faultFloor) {
 		return fail("%s: says setup allocated the pages, but the cold pass after it took %g faults", s.Variant, cold)
@@ -587,7 +589,7 @@ func setupAllocated(r *bench.Result, s bench.Sentence) error {
 	return firstTouch(r, s)
 }
 
-func setupPartial(r *bench.Result, s bench.Sentence) error {
+func setupPartial(r *result.Result, s findings.Sentence) error {
 	cold, _, c := figures.ColdFaults(r, s.Variant)
 	if c == nil || c.After != "setup" || cold < faultFloor {
 		return fail("%s: says the cold pass after setup still faulted, it took %g", s.Variant, cold)
@@ -596,7 +598,7 @@ func setupPartial(r *bench.Result, s bench.Sentence) error {
 }
 
 // pairs: the pair shares are those of the series' single passes.
-func pairs(r *bench.Result, s bench.Sentence) error {
+func pairs(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Batch > 1 {
 		return fail("%s: pair shares of batch means are not single passes", s.Variant)
@@ -618,7 +620,7 @@ func pairs(r *bench.Result, s bench.Sentence) error {
 // code can read": the A/A control's own ratio of medians and its whole
 // interval lie within X of 1, and no comparison of two variants told apart
 // by the run is closer to 1 than the control's own ratio.
-func aaFloor(r *bench.Result, s bench.Sentence) error {
+func aaFloor(r *result.Result, s findings.Sentence) error {
 	aa := r.AA
 	if !figures.Bounded(aa.CILow, aa.CIHigh) {
 		return fail("the A/A control has no interval")
@@ -648,17 +650,17 @@ func aaFloor(r *bench.Result, s bench.Sentence) error {
 
 // pctText writes a fraction as bench.FormatPct does (3 significant digits):
 // how the floor appears in the sentence.
-func pctText(f float64) string { return bench.FormatPct(f) }
+func pctText(f float64) string { return numtext.FormatPct(f) }
 
 // aaNoFloor: the A/A control has no interval, or one wider than 4x.
-func aaNoFloor(r *bench.Result, _ bench.Sentence) error {
+func aaNoFloor(r *result.Result, _ findings.Sentence) error {
 	if r.AA.Variant == "" || (figures.Bounded(r.AA.CILow, r.AA.CIHigh) && r.AA.CIHigh <= aaWidest*r.AA.CILow) {
 		return fail("says no floor, the A/A control's interval [%g, %g] is bounded and narrower than %gx", r.AA.CILow, r.AA.CIHigh, aaWidest)
 	}
 	return nil
 }
 
-func placement(r *bench.Result, _ bench.Sentence) error {
+func placement(r *result.Result, _ findings.Sentence) error {
 	for i := range r.Variants {
 		if f := r.Variants[i].Series.Fresh; f != nil && f.Layout != nil {
 			return nil
@@ -667,28 +669,28 @@ func placement(r *bench.Result, _ bench.Sentence) error {
 	return fail("no fresh series records a layout")
 }
 
-func layoutChance(r *bench.Result, s bench.Sentence) error {
+func layoutChance(r *result.Result, s findings.Sentence) error {
 	if p := figures.LayoutP(r, s.Variant); !(p >= alpha) {
 		return fail("%s: says no more than chance, the recomputed p is %g", s.Variant, p)
 	}
 	return nil
 }
 
-func layoutMore(r *bench.Result, s bench.Sentence) error {
+func layoutMore(r *result.Result, s findings.Sentence) error {
 	if p := figures.LayoutP(r, s.Variant); !(p < alpha) {
 		return fail("%s: says more than chance, the recomputed p is %g", s.Variant, p)
 	}
 	return nil
 }
 
-func layoutUnsplit(r *bench.Result, s bench.Sentence) error {
+func layoutUnsplit(r *result.Result, s findings.Sentence) error {
 	if p := figures.LayoutP(r, s.Variant); !math.IsNaN(p) {
 		return fail("%s: says it cannot be split by layout, p = %g", s.Variant, p)
 	}
 	return nil
 }
 
-func gaps(r *bench.Result, _ bench.Sentence) error {
+func gaps(r *result.Result, _ findings.Sentence) error {
 	c := r.Conditions.Clock
 	if c.GapWindowNS <= 0 || c.GapTotalNS > c.GapWindowNS || (c.GapCount > 0 && c.GapMaxNS > c.GapTotalNS) {
 		return fail("gaps: window %g ns, total %g ns, longest %g ns do not agree", c.GapWindowNS, c.GapTotalNS, c.GapMaxNS)
@@ -700,7 +702,7 @@ func gaps(r *bench.Result, _ bench.Sentence) error {
 // estimates (figures.ClockSpread): the spread of the estimates or the
 // largest change within one process, over the median, beyond the larger of
 // 3% and twice the estimates' repeatability.
-func clockMove(r *bench.Result) (moved bool, ok bool) {
+func clockMove(r *result.Result) (moved bool, ok bool) {
 	spread, within, repeat, ok := figures.ClockSpread(r)
 	if !ok {
 		return false, false
@@ -712,14 +714,14 @@ func clockMove(r *bench.Result) (moved bool, ok bool) {
 	return spread > limit || within > limit, true
 }
 
-func clockMoved(r *bench.Result, _ bench.Sentence) error {
+func clockMoved(r *result.Result, _ findings.Sentence) error {
 	if moved, ok := clockMove(r); !ok || !moved {
 		return fail("says the clock moved; recomputed from the estimates it did not")
 	}
 	return nil
 }
 
-func clockStill(r *bench.Result, _ bench.Sentence) error {
+func clockStill(r *result.Result, _ findings.Sentence) error {
 	if moved, ok := clockMove(r); !ok || moved {
 		return fail("says the clock did not move; recomputed from the estimates it did")
 	}
@@ -729,7 +731,7 @@ func clockStill(r *bench.Result, _ bench.Sentence) error {
 // clockVariant: what it says of the fresh passes against their processes'
 // clocks is what Spearman's rank correlation (recomputed, t approximation)
 // gives.
-func clockVariant(r *bench.Result, s bench.Sentence) error {
+func clockVariant(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil {
 		return fail("no variant %s", s.Variant)
@@ -765,7 +767,7 @@ func clockVariant(r *bench.Result, s bench.Sentence) error {
 // noisy: the series' cv is above the limit; a sentence that says the
 // series cannot compare variants is false beside a comparison in it that
 // resolves a difference.
-func noisy(r *bench.Result, s bench.Sentence) error {
+func noisy(r *result.Result, s findings.Sentence) error {
 	if cv := figures.CVPct(figures.Series(r, s.Variant, s.Key)); !(cv > spreadLimit) {
 		return fail("%s %s: says noisy, cv %.3g%%", s.Variant, s.Key, cv)
 	}
@@ -779,7 +781,7 @@ func noisy(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func quiet(r *bench.Result, _ bench.Sentence) error {
+func quiet(r *result.Result, _ findings.Sentence) error {
 	for _, cv := range figures.LiveCVs(r) {
 		if cv > spreadLimit {
 			return fail("says every series agrees, one has cv %.3g%%", cv)
@@ -788,7 +790,7 @@ func quiet(r *bench.Result, _ bench.Sentence) error {
 	return nil
 }
 
-func rerun(r *bench.Result, s bench.Sentence) error {
+func rerun(r *result.Result, s findings.Sentence) error {
 	if err := quiet(r, s); err == nil {
 		return fail("advises a rerun, but no series is noisy")
 	}
@@ -798,7 +800,7 @@ func rerun(r *bench.Result, s bench.Sentence) error {
 // batchSingle: timed alone though the calibration would batch it; "its
 // median sample lasts N clock reads" uses the median read cost, and "one
 // pass is shorter than K clock reads" holds of its median.
-func batchSingle(r *bench.Result, s bench.Sentence) error {
+func batchSingle(r *result.Result, s findings.Sentence) error {
 	if err := readCost(r); err != nil {
 		return err
 	}
@@ -817,35 +819,35 @@ func batchSingle(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func batched(r *bench.Result, s bench.Sentence) error {
+func batched(r *result.Result, s findings.Sentence) error {
 	if v := r.Variant(s.Variant); v == nil || v.Batch <= 1 {
 		return fail("%s was not batched", s.Variant)
 	}
 	return nil
 }
 
-func loadForced(r *bench.Result, _ bench.Sentence) error {
+func loadForced(r *result.Result, _ findings.Sentence) error {
 	if r.Protocol.Load <= 0 {
 		return fail("says the run started load, load=%d", r.Protocol.Load)
 	}
 	return nil
 }
 
-func loadHigh(r *bench.Result, _ bench.Sentence) error {
+func loadHigh(r *result.Result, _ findings.Sentence) error {
 	if b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]; r.Protocol.Load > 0 || !(b > loadLimit || a > loadLimit) {
 		return fail("says the machine was loaded, load average %.2f and %.2f", b, a)
 	}
 	return nil
 }
 
-func loadLow(r *bench.Result, _ bench.Sentence) error {
+func loadLow(r *result.Result, _ findings.Sentence) error {
 	if b, a := r.Conditions.Before.Loadavg[0], r.Conditions.After.Loadavg[0]; r.Protocol.Load > 0 || b > loadLimit || a > loadLimit {
 		return fail("says little else ran, load average %.2f and %.2f", b, a)
 	}
 	return nil
 }
 
-func busyOthers(r *bench.Result) int {
+func busyOthers(r *result.Result) int {
 	n := 0
 	if d := r.Conditions.During; d != nil {
 		for _, p := range d.Busiest {
@@ -857,21 +859,21 @@ func busyOthers(r *bench.Result) int {
 	return n
 }
 
-func during(r *bench.Result, _ bench.Sentence) error {
+func during(r *result.Result, _ findings.Sentence) error {
 	if r.Conditions.During == nil || busyOthers(r) > 0 {
 		return fail("says no other process was busy, %d were", busyOthers(r))
 	}
 	return nil
 }
 
-func duringBusy(r *bench.Result, _ bench.Sentence) error {
+func duringBusy(r *result.Result, _ findings.Sentence) error {
 	if busyOthers(r) == 0 {
 		return fail("names busy processes, none used %g%% of a CPU", busyPct)
 	}
 	return nil
 }
 
-func checksumOK(r *bench.Result, s bench.Sentence) error {
+func checksumOK(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Checksum == nil {
 		return fail("%s has no checksum", s.Variant)
@@ -883,7 +885,7 @@ func checksumOK(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func checksumMismatch(r *bench.Result, s bench.Sentence) error {
+func checksumMismatch(r *result.Result, s findings.Sentence) error {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Checksum == nil {
 		return fail("%s has no checksum", s.Variant)
@@ -895,7 +897,7 @@ func checksumMismatch(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func latencyOf(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
+func latencyOf(r *result.Result, s findings.Sentence) (*result.Latency, error) {
 	v := r.Variant(s.Variant)
 	if v == nil || v.Latency == nil || v.Latency.N == 0 {
 		return nil, fail("%s timed no operations", s.Variant)
@@ -903,7 +905,7 @@ func latencyOf(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
 	return v.Latency, nil
 }
 
-func latencyShared(r *bench.Result, _ bench.Sentence) error {
+func latencyShared(r *result.Result, _ findings.Sentence) error {
 	if figures.OpsCount(r) < 2 {
 		return fail("says several BENCH_OPS variants were timed alike, %d were timed", figures.OpsCount(r))
 	}
@@ -911,7 +913,7 @@ func latencyShared(r *bench.Result, _ bench.Sentence) error {
 }
 
 // latencyWorst: the percentiles are in order and the worst is the largest.
-func latencyWorst(r *bench.Result, s bench.Sentence) error {
+func latencyWorst(r *result.Result, s findings.Sentence) error {
 	l, err := latencyOf(r, s)
 	if err != nil {
 		return err
@@ -922,7 +924,7 @@ func latencyWorst(r *bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func latencyOverhead(r *bench.Result, s bench.Sentence) error {
+func latencyOverhead(r *result.Result, s findings.Sentence) error {
 	l, err := latencyOf(r, s)
 	if err != nil {
 		return err
@@ -936,7 +938,7 @@ func latencyOverhead(r *bench.Result, s bench.Sentence) error {
 
 // aloneLatency is the latency of the sentence's variant, whose worst
 // operation the sentence says stands alone: more than ten times the p99.99.
-func aloneLatency(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
+func aloneLatency(r *result.Result, s findings.Sentence) (*result.Latency, error) {
 	l, err := latencyOf(r, s)
 	if err != nil {
 		return nil, err
@@ -950,14 +952,14 @@ func aloneLatency(r *bench.Result, s bench.Sentence) (*bench.Latency, error) {
 // latencyAlone: the worst is more than ten times the p99.99, and its cause
 // is said from the interruption floor (the empty operations' worst): an
 // interruption only within it, "does not measure what it was" only above.
-func latencyAlone(r *bench.Result, s bench.Sentence) error {
+func latencyAlone(r *result.Result, s findings.Sentence) error {
 	l, err := aloneLatency(r, s)
 	if err != nil {
 		return err
 	}
 	if preemptedWorst(l) {
 		return fail("%s: the pass holding the worst (%d ticks) waited %d ns with %d involuntary switches, a preemption of at least half of it, which the sentence does not name (%s)",
-			s.Variant, l.MaxTicks, *l.MaxRunDelayNS, *l.MaxInvoluntary, bench.ClaimLatencyPreempted)
+			s.Variant, l.MaxTicks, *l.MaxRunDelayNS, *l.MaxInvoluntary, findings.ClaimLatencyPreempted)
 	}
 	if strings.Contains(s.Text, "was preempted") || strings.Contains(s.Text, "a preemption can explain it") {
 		return fail("%s: names a preemption that the run did not measure (run delay %s, involuntary switches %s of the worst's pass)", s.Variant, i64(l.MaxRunDelayNS), i64(l.MaxInvoluntary))
@@ -976,7 +978,7 @@ func latencyAlone(r *bench.Result, s bench.Sentence) error {
 }
 
 // noMechanism: no realloc, rehash or page fault is named: no run measures them.
-func noMechanism(s bench.Sentence) error {
+func noMechanism(s findings.Sentence) error {
 	for _, w := range []string{"realloc", "rehash", "page fault"} {
 		if strings.Contains(s.Text, w) {
 			return fail("%s: names a %s, which nothing measured", s.Variant, w)
@@ -993,7 +995,7 @@ const preemptShare = 0.5
 // preemptedWorst: the run measured a preemption that explains the worst
 // operation: the pass that holds it had an involuntary switch and a run
 // delay of at least half the worst (recomputed from its ticks).
-func preemptedWorst(l *bench.Latency) bool {
+func preemptedWorst(l *result.Latency) bool {
 	if l.MaxRunDelayNS == nil || l.MaxInvoluntary == nil || l.TicksPerUS <= 0 {
 		return false
 	}
@@ -1015,11 +1017,11 @@ var (
 
 // waitsSaid: the wait and the switches a sentence gives for the worst's
 // pass are the recorded ones.
-func waitsSaid(l *bench.Latency, variant, delay, switches string) error {
+func waitsSaid(l *result.Latency, variant, delay, switches string) error {
 	if l.MaxRunDelayNS == nil || l.MaxInvoluntary == nil {
 		return fail("%s: gives the thread's waits during the worst's pass, which the result does not record", variant)
 	}
-	if delay != bench.FormatNS(float64(*l.MaxRunDelayNS)) || switches != strconv.FormatInt(*l.MaxInvoluntary, 10) {
+	if delay != numtext.FormatNS(float64(*l.MaxRunDelayNS)) || switches != strconv.FormatInt(*l.MaxInvoluntary, 10) {
 		return fail("%s: says the pass waited %s with %s involuntary switches, the record says %d ns and %d", variant, delay, switches, *l.MaxRunDelayNS, *l.MaxInvoluntary)
 	}
 	return nil
@@ -1028,7 +1030,7 @@ func waitsSaid(l *bench.Latency, variant, delay, switches string) error {
 // latencyPreempted: the worst stands alone (as latencyAlone), the pass
 // that holds it recorded a preemption of at least half of it, the sentence
 // gives that wait and those switches, and names no other cause.
-func latencyPreempted(r *bench.Result, s bench.Sentence) error {
+func latencyPreempted(r *result.Result, s findings.Sentence) error {
 	l, err := aloneLatency(r, s)
 	if err != nil {
 		return err
@@ -1052,7 +1054,7 @@ func latencyPreempted(r *bench.Result, s bench.Sentence) error {
 
 // latencyRate: the tick rate drifted by more than rateDrift between its
 // calibrations, or the TSC lacks constant_tsc and nonstop_tsc.
-func latencyRate(r *bench.Result, s bench.Sentence) error {
+func latencyRate(r *result.Result, s findings.Sentence) error {
 	l, err := latencyOf(r, s)
 	if err != nil {
 		return err
@@ -1075,7 +1077,7 @@ var acrossWorstRE = regexp.MustCompile(`^side by side, the worst operation of th
 // lie above their interruption floors (the empty operations' worst) and
 // neither is put down to a preemption; when it does not divide, the
 // reason it gives is one that holds.
-func latencyAcross(r *bench.Result, s bench.Sentence) error {
+func latencyAcross(r *result.Result, s findings.Sentence) error {
 	if figures.OpsCount(r) < 2 {
 		return fail("sets BENCH_OPS variants side by side, %d were timed", figures.OpsCount(r))
 	}
@@ -1090,7 +1092,7 @@ func latencyAcross(r *bench.Result, s bench.Sentence) error {
 		}
 	}
 	if m[1] != "" {
-		if m[1] != bench.FormatNS(hi) || bench.FormatNS(lo) != bench.FormatNS(hi) {
+		if m[1] != numtext.FormatNS(hi) || numtext.FormatNS(lo) != numtext.FormatNS(hi) {
 			return fail("says the worst is %s in each, they run from %g to %g ns", m[1], lo, hi)
 		}
 		return nil
@@ -1100,10 +1102,10 @@ func latencyAcross(r *bench.Result, s bench.Sentence) error {
 		return fail("names %s and %s, not both BENCH_OPS variants", m[3], m[5])
 	}
 	la, lb := a.Latency, b.Latency
-	if m[2] != bench.FormatNS(lo) || m[4] != bench.FormatNS(hi) || bench.FormatNS(la.MaxNS) != m[2] || bench.FormatNS(lb.MaxNS) != m[4] {
+	if m[2] != numtext.FormatNS(lo) || m[4] != numtext.FormatNS(hi) || numtext.FormatNS(la.MaxNS) != m[2] || numtext.FormatNS(lb.MaxNS) != m[4] {
 		return fail("the worst operations run from %g to %g ns; the sentence says %s (%s) to %s (%s)", lo, hi, m[2], m[3], m[4], m[5])
 	}
-	divisible := func(l *bench.Latency) bool {
+	divisible := func(l *result.Latency) bool {
 		return l.EmptyMaxTicks > 0 && l.MaxTicks > l.EmptyMaxTicks && !preemptedWorst(l)
 	}
 	switch {
@@ -1111,7 +1113,7 @@ func latencyAcross(r *bench.Result, s bench.Sentence) error {
 		if !divisible(la) || !divisible(lb) {
 			return fail("divides the worst of %s by that of %s, and one is within its interruption floor or put down to a preemption", m[5], m[3])
 		}
-		if want := bench.FormatBigRatio(lb.MaxNS / la.MaxNS); m[6] != want {
+		if want := numtext.FormatBigRatio(lb.MaxNS / la.MaxNS); m[6] != want {
 			return fail("says %s times, the worst operations give %s", m[6], want)
 		}
 	case m[7] != "":
@@ -1119,7 +1121,7 @@ func latencyAcross(r *bench.Result, s bench.Sentence) error {
 			return fail("does not divide the worst of %s by that of %s, and both lie above their floors, neither preempted", m[5], m[3])
 		}
 		pre := preemptedWorst(la) || preemptedWorst(lb)
-		floored := func(l *bench.Latency) bool {
+		floored := func(l *result.Latency) bool {
 			return l.EmptyMaxTicks > 0 && l.MaxTicks <= l.EmptyMaxTicks && !preemptedWorst(l)
 		}
 		noFloor := la.EmptyMaxTicks <= 0 || lb.EmptyMaxTicks <= 0

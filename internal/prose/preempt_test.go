@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // Mechanisms only from controls (issue 20, item 2): a worst operation is
@@ -19,9 +21,9 @@ import (
 // opsPair is a real result with two BENCH_OPS variants whose worst
 // operations stand alone, each given an interruption floor of half its
 // worst and the waits (run delay ns, involuntary switches) of its pass.
-func opsPair(t *testing.T, waits map[string][2]int64) *bench.Result {
+func opsPair(t *testing.T, waits map[string][2]int64) *result.Result {
 	t.Helper()
-	r := pick(t, func(r *bench.Result) bool {
+	r := pick(t, func(r *result.Result) bool {
 		n := 0
 		for i := range r.Variants {
 			if l := r.Variants[i].Latency; l != nil && l.N > 0 && l.MaxNS > 10*l.P9999NS {
@@ -47,18 +49,18 @@ func opsPair(t *testing.T, waits map[string][2]int64) *bench.Result {
 
 // latencySentence is the renderer's latency sentence of claim c (about variant
 // v, when v is given).
-func latencySentence(t *testing.T, r *bench.Result, c, v string) bench.Sentence {
+func latencySentence(t *testing.T, r *result.Result, c, v string) findings.Sentence {
 	t.Helper()
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		if prose.ClaimOf(s) == c && (v == "" || s.Variant == v) {
 			return s
 		}
 	}
 	t.Fatalf("no %s sentence of %q", c, v)
-	return bench.Sentence{}
+	return findings.Sentence{}
 }
 
-func opsNames(r *bench.Result) (string, string) {
+func opsNames(r *result.Result) (string, string) {
 	var out []string
 	for i := range r.Variants {
 		if r.Variants[i].Latency != nil {
@@ -81,11 +83,11 @@ func TestCounterPreemptedWithoutAWait(t *testing.T) {
 	}
 	l := r.Variant(a).Latency
 	head := strings.SplitN(s.Text, "; ", 2)[0]
-	preempted := head + "; the thread was preempted for " + bench.FormatNS(l.MaxNS) + " during the pass that holds it (1 involuntary switch), at least half the worst operation: a preemption can explain it (the run does not time where in the pass the wait fell)"
+	preempted := head + "; the thread was preempted for " + numtext.FormatNS(l.MaxNS) + " during the pass that holds it (1 involuntary switch), at least half the worst operation: a preemption can explain it (the run does not time where in the pass the wait fell)"
 	bad := s
 	bad.Text = preempted
 	mustFail(t, r, bad) // read by its topic: latency.alone
-	bad.Claim = bench.ClaimLatencyPreempted
+	bad.Claim = findings.ClaimLatencyPreempted
 	mustFail(t, r, bad)
 	// The same with no waits recorded at all (an older harness).
 	r0 := opsPair(t, nil)
@@ -119,8 +121,8 @@ func TestCounterPreemptionMeasured(t *testing.T) {
 	wait := int64(0.9 * r.Variant(a).Latency.MaxNS)
 	r = opsPair(t, map[string][2]int64{a: {wait, 2}, b: {0, 0}})
 	sentencesPass(t, r)
-	s := latencySentence(t, r, bench.ClaimLatencyPreempted, a)
-	want := "; the thread was preempted for " + bench.FormatNS(float64(wait)) + " during the pass that holds it (2 involuntary switches), at least half the worst operation: a preemption can explain it (the run does not time where in the pass the wait fell)"
+	s := latencySentence(t, r, findings.ClaimLatencyPreempted, a)
+	want := "; the thread was preempted for " + numtext.FormatNS(float64(wait)) + " during the pass that holds it (2 involuntary switches), at least half the worst operation: a preemption can explain it (the run does not time where in the pass the wait fell)"
 	if !strings.HasSuffix(s.Text, want) {
 		t.Errorf("the renderer: %q, want it to end %q", s.Text, want)
 	}
@@ -129,7 +131,7 @@ func TestCounterPreemptionMeasured(t *testing.T) {
 	mustFail(t, r, bad)
 	// Another wait than the recorded one.
 	bad = s
-	bad.Text = strings.Replace(s.Text, "preempted for "+bench.FormatNS(float64(wait)), "preempted for 1 ns", 1)
+	bad.Text = strings.Replace(s.Text, "preempted for "+numtext.FormatNS(float64(wait)), "preempted for 1 ns", 1)
 	mustFail(t, r, bad)
 	// A second cause beside it.
 	bad = s

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // ErrNoOracle is returned for a sentence whose claim no oracle checks.
@@ -13,16 +14,16 @@ var ErrNoOracle = errors.New("no oracle for this sentence's claim")
 
 // Oracle says whether a sentence holds for a result: nil when it does,
 // else an error saying why not.
-type Oracle func(r *bench.Result, s bench.Sentence) error
+type Oracle func(r *result.Result, s findings.Sentence) error
 
 // ClaimOf is the claim of a sentence: its Claim, or for a sentence whose
 // generator names none, the claim its topic and opening words make (the
 // latency sentences).
-func ClaimOf(s bench.Sentence) string {
+func ClaimOf(s findings.Sentence) string {
 	if s.Claim != "" {
 		return s.Claim
 	}
-	if s.Topic == bench.TopicLatency {
+	if s.Topic == findings.TopicLatency {
 		for _, p := range []struct{ prefix, claim string }{
 			{"the slowest of ", ClaimLatencyWorst},
 			{"the timer's own cost", ClaimLatencyOverhead},
@@ -53,7 +54,7 @@ const (
 
 // Check runs the oracle of s's claim on r: nil when the sentence holds,
 // ErrNoOracle when no oracle knows its claim, else why it is false.
-func Check(r *bench.Result, s bench.Sentence) error {
+func Check(r *result.Result, s findings.Sentence) error {
 	c := ClaimOf(s)
 	o, ok := oracles[c]
 	if !ok {
@@ -71,20 +72,20 @@ func Claims() []string {
 	for c := range acrossOracles {
 		out = append(out, c)
 	}
-	out = append(out, bench.ClaimAcrossFloors, bench.ClaimAcrossNWay) // CheckNWay's
+	out = append(out, findings.ClaimAcrossFloors, findings.ClaimAcrossNWay) // CheckNWay's
 	return out
 }
 
 // Failure is a sentence of a result whose oracle says it is false.
 type Failure struct {
-	Sentence bench.Sentence
+	Sentence findings.Sentence
 	Err      error
 }
 
 // CheckAll runs the oracle of every sentence bench.Sentences writes for r.
-func CheckAll(r *bench.Result) []Failure {
+func CheckAll(r *result.Result) []Failure {
 	var out []Failure
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		if err := Check(r, s); err != nil {
 			out = append(out, Failure{s, err})
 		}

@@ -10,14 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // corpus reads every real result under testdata/corpus (README.md says how
 // they were made and under what load).
-func corpus(t *testing.T) map[string]*bench.Result {
+func corpus(t *testing.T) map[string]*result.Result {
 	t.Helper()
 	files, err := filepath.Glob("testdata/corpus/*.json*")
 	if err != nil {
@@ -26,7 +27,7 @@ func corpus(t *testing.T) map[string]*bench.Result {
 	if len(files) < 30 {
 		t.Fatalf("the corpus holds %d results, want at least 30", len(files))
 	}
-	out := map[string]*bench.Result{}
+	out := map[string]*result.Result{}
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
@@ -38,7 +39,7 @@ func corpus(t *testing.T) map[string]*bench.Result {
 				t.Fatalf("%s: %v", f, err)
 			}
 		}
-		var r bench.Result
+		var r result.Result
 		if err := json.NewDecoder(rd).Decode(&r); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -52,7 +53,7 @@ func corpus(t *testing.T) map[string]*bench.Result {
 func TestCorpus(t *testing.T) {
 	seen := map[string]int{}
 	for name, r := range corpus(t) {
-		for _, s := range bench.Sentences(r) {
+		for _, s := range findings.Sentences(r) {
 			seen[prose.ClaimOf(s)]++
 			if err := prose.Check(r, s); err != nil {
 				t.Errorf("%s: %s sentence %q: %v", name, prose.ClaimOf(s), s.Text, err)
@@ -77,7 +78,7 @@ func TestSynthetic(t *testing.T) {
 // and each oracle judges a claim some generator names.
 func TestEveryClaimHasAnOracle(t *testing.T) {
 	known := map[string]bool{}
-	for _, c := range bench.Claims {
+	for _, c := range findings.Claims {
 		known[c] = true
 	}
 	for _, c := range []string{prose.ClaimLatencyShared, prose.ClaimLatencyWorst, prose.ClaimLatencyOverhead,
@@ -103,8 +104,8 @@ func TestEveryClaimHasAnOracle(t *testing.T) {
 // was measured against, dead and hollow.
 func TestHeadlineCorpus(t *testing.T) {
 	seen := map[string]int{}
-	check := func(name string, r *bench.Result) {
-		for _, l := range bench.Headline(r) {
+	check := func(name string, r *result.Result) {
+		for _, l := range findings.Headline(r) {
 			seen[l.Claim]++
 		}
 		for _, f := range prose.CheckHeadline(r) {
@@ -117,7 +118,7 @@ func TestHeadlineCorpus(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		check("seed "+strconv.FormatUint(seed, 10), benchtest.Seed000(seed))
 	}
-	for _, c := range []string{bench.ClaimHeadlineBaseline, bench.ClaimHeadlineTime, bench.ClaimHeadlineAlone, bench.ClaimHeadlineDead, bench.ClaimHeadlineNotLive} {
+	for _, c := range []string{findings.ClaimHeadlineBaseline, findings.ClaimHeadlineTime, findings.ClaimHeadlineAlone, findings.ClaimHeadlineDead, findings.ClaimHeadlineNotLive} {
 		if seen[c] == 0 {
 			t.Errorf("no headline of the corpus claims %s: its oracle is never run", c)
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
 // The corpus results carry the findings the renderer wrote before this
@@ -23,21 +23,21 @@ func TestStoredFindingsOfTheOldWording(t *testing.T) {
 		key           func(text string) (variant, key string)
 		wantFalse     bool // the issue found it false in real results
 	}{
-		{"too noisy to compare variants with", bench.ClaimNoisy, func(s string) (string, string) {
+		{"too noisy to compare variants with", findings.ClaimNoisy, func(s string) (string, string) {
 			m := noisyRe.FindStringSubmatch(s)
 			if m == nil {
 				return "", ""
 			}
 			return m[1], series[m[2]]
 		}, true},
-		{"identical code read as far apart", bench.ClaimDifferAsAA, func(s string) (string, string) {
+		{"identical code read as far apart", findings.ClaimDifferAsAA, func(s string) (string, string) {
 			m := cmpRe.FindStringSubmatch(s)
 			if m == nil {
 				return "", ""
 			}
 			return "", m[1] + "/" + m[2] + "/" + series[m[3]]
 		}, false},
-		{"cannot be told from no difference", bench.ClaimAAFloor, func(string) (string, string) { return "", "" }, true},
+		{"cannot be told from no difference", findings.ClaimAAFloor, func(string) (string, string) { return "", "" }, true},
 	}
 	rs := corpus(t)
 	names := make([]string, 0, len(rs))
@@ -58,7 +58,7 @@ func TestStoredFindingsOfTheOldWording(t *testing.T) {
 					variant = *f.Variant
 				}
 				seen++
-				s := bench.Sentence{Kind: f.Kind, Variant: variant, Claim: p.claim, Key: key, Text: f.Text}
+				s := findings.Sentence{Kind: f.Kind, Variant: variant, Claim: p.claim, Key: key, Text: f.Text}
 				if err := prose.Check(r, s); err != nil {
 					false_++
 					if false_ <= 2 {

@@ -8,9 +8,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/ceilings"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The sweep's rule, restated (docs/sweep.md): a step is a rise of the
@@ -28,27 +30,27 @@ const (
 
 // SweepOracle says whether a sentence about a sweep holds for the sweep's
 // results (every point): nil when it does, else why not.
-type SweepOracle func(rs []*bench.Result, s bench.Sentence) error
+type SweepOracle func(rs []*result.Result, s findings.Sentence) error
 
 var sweepOracles = map[string]SweepOracle{
-	bench.ClaimSweepCaches:       sweepCaches,
-	bench.ClaimSweepBytesUnknown: sweepBytesUnknown,
-	bench.ClaimSweepSpan:         sweepSpan,
-	bench.ClaimSweepStep:         sweepStep,
-	bench.ClaimSweepUnchecked:    sweepUnchecked,
-	bench.ClaimSweepNoStep:       sweepNoStep,
-	bench.ClaimSweepFall:         sweepFall,
-	bench.ClaimSweepPrediction:   sweepPrediction,
-	bench.ClaimBWOver:            sweepBWOf(ceilings.BWOver),
-	bench.ClaimBWAt:              sweepBWOf(ceilings.BWAt),
+	findings.ClaimSweepCaches:       sweepCaches,
+	findings.ClaimSweepBytesUnknown: sweepBytesUnknown,
+	findings.ClaimSweepSpan:         sweepSpan,
+	findings.ClaimSweepStep:         sweepStep,
+	findings.ClaimSweepUnchecked:    sweepUnchecked,
+	findings.ClaimSweepNoStep:       sweepNoStep,
+	findings.ClaimSweepFall:         sweepFall,
+	findings.ClaimSweepPrediction:   sweepPrediction,
+	findings.ClaimBWOver:            sweepBWOf(ceilings.BWOver),
+	findings.ClaimBWAt:              sweepBWOf(ceilings.BWAt),
 
-	bench.ClaimSweepHeadline:        sweepHeadline,
-	bench.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
+	findings.ClaimSweepHeadline:        sweepHeadline,
+	findings.ClaimSweepHeadlineNotLive: sweepHeadlineNotLive,
 	// A quick sweep's headline says so, as a result's: every point quick.
-	bench.ClaimHeadlineQuick: func(rs []*bench.Result, s bench.Sentence) error {
+	findings.ClaimHeadlineQuick: func(rs []*result.Result, s findings.Sentence) error {
 		for _, r := range rs {
 			if err := headlineQuick(r, s); err != nil {
-				return fmt.Errorf("point %s: %w", bench.PointLabel(r), err)
+				return fmt.Errorf("point %s: %w", result.PointLabel(r), err)
 			}
 		}
 		return nil
@@ -65,7 +67,7 @@ func SweepClaims() []string {
 }
 
 // CheckSweep runs the oracle of s's claim on a sweep's results.
-func CheckSweep(rs []*bench.Result, s bench.Sentence) error {
+func CheckSweep(rs []*result.Result, s findings.Sentence) error {
 	o, ok := sweepOracles[s.Claim]
 	if !ok {
 		return fmt.Errorf("claim %q: %w", s.Claim, ErrNoOracle)
@@ -76,9 +78,9 @@ func CheckSweep(rs []*bench.Result, s bench.Sentence) error {
 // CheckSweepAll runs the oracle of every sentence bench.SweepSentences
 // writes for a sweep and of every line of its headline
 // (bench.SweepHeadline), and says which fall they leave unsaid.
-func CheckSweepAll(rs []*bench.Result) []Failure {
-	ss := bench.SweepSentences(rs)
-	for _, l := range bench.SweepHeadline(rs) {
+func CheckSweepAll(rs []*result.Result) []Failure {
+	ss := findings.SweepSentences(rs)
+	for _, l := range findings.SweepHeadline(rs) {
 		ss = append(ss, l.Sentence())
 	}
 	return CheckSweepSentences(rs, ss)
@@ -88,23 +90,23 @@ func CheckSweepAll(rs []*bench.Result) []Failure {
 // then looks for what they leave out: a point slower than the larger one
 // after it that no sentence flags (seen: a 4 KiB point slower than 16 KiB,
 // its calibration disturbed, unflagged).
-func CheckSweepSentences(rs []*bench.Result, ss []bench.Sentence) []Failure {
+func CheckSweepSentences(rs []*result.Result, ss []findings.Sentence) []Failure {
 	var out []Failure
 	flagged := map[string]bool{}
 	for _, s := range ss {
 		if err := CheckSweep(rs, s); err != nil {
 			out = append(out, Failure{Sentence: s, Err: err})
 		}
-		if s.Claim == bench.ClaimSweepFall {
+		if s.Claim == findings.ClaimSweepFall {
 			flagged[s.Variant+"|"+s.Key] = true
 		}
 	}
-	for _, variant := range bench.SweepVariants(rs) {
-		_, curves := bench.Curves(rs, variant)
+	for _, variant := range findings.SweepVariants(rs) {
+		_, curves := findings.Curves(rs, variant)
 		for _, c := range curves {
 			for i := 0; i+1 < len(c); i++ {
 				key := fmt.Sprintf("%d,%d", c[i].Index, c[i+1].Index)
-				s := bench.Sentence{Claim: bench.ClaimSweepFall, Variant: variant, Key: key}
+				s := findings.Sentence{Claim: findings.ClaimSweepFall, Variant: variant, Key: key}
 				if sweepFallData(rs, s) == nil && !flagged[variant+"|"+key] {
 					out = append(out, Failure{Sentence: s, Err: fail("%s: point %s is slower than the larger one after it and no sentence says so", variant, key)})
 				}
@@ -117,20 +119,20 @@ func CheckSweepSentences(rs []*bench.Result, ss []bench.Sentence) []Failure {
 // point is a sweep point as the oracles read it: time per element of the
 // sentence's variant, interleaved and fresh, from the raw samples.
 type point struct {
-	r            *bench.Result
+	r            *result.Result
 	perEl, fresh []float64
 	bytes        *int64
 	batch        int
 }
 
-func pointsOf(rs []*bench.Result, s bench.Sentence) ([]point, error) {
+func pointsOf(rs []*result.Result, s findings.Sentence) ([]point, error) {
 	var out []point
 	for _, f := range strings.Split(s.Key, ",") {
 		i, err := strconv.Atoi(f)
 		if err != nil {
 			return nil, fail("key %q: not a list of point indices", s.Key)
 		}
-		var r *bench.Result
+		var r *result.Result
 		for _, x := range rs {
 			if x.Sweep != nil && x.Sweep.Index == i {
 				r = x
@@ -198,7 +200,7 @@ func confirmed(a, b point) bool {
 	return ma > 0 && mb/ma >= checkRatio
 }
 
-func pair(rs []*bench.Result, s bench.Sentence) (point, point, error) {
+func pair(rs []*result.Result, s findings.Sentence) (point, point, error) {
 	ps, err := pointsOf(rs, s)
 	if err != nil {
 		return point{}, point{}, err
@@ -209,7 +211,7 @@ func pair(rs []*bench.Result, s bench.Sentence) (point, point, error) {
 	return ps[0], ps[1], nil
 }
 
-func sweepStep(rs []*bench.Result, s bench.Sentence) error {
+func sweepStep(rs []*result.Result, s findings.Sentence) error {
 	a, b, err := pair(rs, s)
 	if err != nil {
 		return err
@@ -228,7 +230,7 @@ var levelRE = regexp.MustCompile(`(L1d|L2|L3) \(([0-9.]+)([KMG]?)B\)`)
 
 // levelsNamed: every level the sentence names lies at or between the two
 // working sets, none that does is left out, and none comes from CPUID.
-func levelsNamed(rs []*bench.Result, a, b point, s bench.Sentence) error {
+func levelsNamed(rs []*result.Result, a, b point, s findings.Sentence) error {
 	caches := sweepCachesOf(rs)
 	fromCPUID := len(caches) > 0 && strings.HasPrefix(caches[0].Source, "getconf")
 	var between []string
@@ -254,14 +256,14 @@ func levelsNamed(rs []*bench.Result, a, b point, s bench.Sentence) error {
 	return nil
 }
 
-func sweepCachesOf(rs []*bench.Result) []bench.CacheMark {
-	if sum := bench.SweepOf(rs); sum != nil {
+func sweepCachesOf(rs []*result.Result) []result.CacheMark {
+	if sum := findings.SweepOf(rs); sum != nil {
 		return sum.Caches
 	}
 	return nil
 }
 
-func sweepUnchecked(rs []*bench.Result, s bench.Sentence) error {
+func sweepUnchecked(rs []*result.Result, s findings.Sentence) error {
 	a, b, err := pair(rs, s)
 	if err != nil {
 		return err
@@ -275,7 +277,7 @@ func sweepUnchecked(rs []*bench.Result, s bench.Sentence) error {
 
 // sweepFallData: the first point is slower per element than the second,
 // larger one, by stepRatio beyond both spreads.
-func sweepFallData(rs []*bench.Result, s bench.Sentence) error {
+func sweepFallData(rs []*result.Result, s findings.Sentence) error {
 	a, b, err := pair(rs, s)
 	if err != nil {
 		return err
@@ -287,7 +289,7 @@ func sweepFallData(rs []*bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func sweepFall(rs []*bench.Result, s bench.Sentence) error {
+func sweepFall(rs []*result.Result, s findings.Sentence) error {
 	if err := sweepFallData(rs, s); err != nil {
 		return err
 	}
@@ -300,7 +302,7 @@ func sweepFall(rs []*bench.Result, s bench.Sentence) error {
 
 var spanRE = regexp.MustCompile(`\(([0-9.]+)x\)$`)
 
-func sweepSpan(rs []*bench.Result, s bench.Sentence) error {
+func sweepSpan(rs []*result.Result, s findings.Sentence) error {
 	a, b, err := pair(rs, s)
 	if err != nil {
 		return err
@@ -316,7 +318,7 @@ func sweepSpan(rs []*bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func sweepNoStep(rs []*bench.Result, s bench.Sentence) error {
+func sweepNoStep(rs []*result.Result, s findings.Sentence) error {
 	ps, err := pointsOf(rs, s)
 	if err != nil {
 		return err
@@ -341,7 +343,7 @@ func sweepNoStep(rs []*bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func sweepCaches(rs []*bench.Result, s bench.Sentence) error {
+func sweepCaches(rs []*result.Result, s findings.Sentence) error {
 	cs := sweepCachesOf(rs)
 	if len(cs) == 0 {
 		if !strings.Contains(s.Text, "not known") {
@@ -350,7 +352,7 @@ func sweepCaches(rs []*bench.Result, s bench.Sentence) error {
 		return nil
 	}
 	for _, c := range cs {
-		if !strings.Contains(s.Text, c.Name+" "+bench.FormatBytes(c.Bytes)+"B") {
+		if !strings.Contains(s.Text, c.Name+" "+numtext.FormatBytes(c.Bytes)+"B") {
 			return fail("caches: %s of %d bytes not in %q", c.Name, c.Bytes, s.Text)
 		}
 	}
@@ -360,7 +362,7 @@ func sweepCaches(rs []*bench.Result, s bench.Sentence) error {
 	return nil
 }
 
-func sweepBytesUnknown(rs []*bench.Result, s bench.Sentence) error {
+func sweepBytesUnknown(rs []*result.Result, s findings.Sentence) error {
 	if rs[0].Sweep == nil || rs[0].Sweep.Bytes != nil {
 		return fail("says the working sets are not known, the first point's is stored")
 	}
@@ -370,8 +372,8 @@ func sweepBytesUnknown(rs []*bench.Result, s bench.Sentence) error {
 // sweepPrediction: the verdict the sentence ends with is the one the
 // stored interval gives against the predicted value (the interval itself
 // verify recomputes from the two points' samples).
-func sweepPrediction(rs []*bench.Result, s bench.Sentence) error {
-	sum := bench.SweepOf(rs)
+func sweepPrediction(rs []*result.Result, s findings.Sentence) error {
+	sum := findings.SweepOf(rs)
 	if sum == nil || sum.Prediction == nil {
 		return fail("a prediction sentence without a prediction")
 	}
@@ -409,13 +411,13 @@ var headlineSpanRE = regexp.MustCompile(`\(([0-9.]+)x\), (no step|a step from|(\
 // point's median time per element to its first's, and names exactly the
 // pairs of consecutive points that the step rule (rises, confirmed by the
 // fresh processes) calls steps, by their labels, in order.
-func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
+func sweepHeadline(rs []*result.Result, s findings.Sentence) error {
 	ps, err := pointsOf(rs, s)
 	if err != nil {
 		return err
 	}
 	if len(ps) == 1 {
-		want := fmt.Sprintf(": %s per element at ", bench.FormatNS(figures.Median(ps[0].perEl)))
+		want := fmt.Sprintf(": %s per element at ", numtext.FormatNS(figures.Median(ps[0].perEl)))
 		if !strings.Contains(s.Text, want) {
 			return fail("%s: one point, whose median is %.4g ns per element: %q", s.Variant, figures.Median(ps[0].perEl), s.Text)
 		}
@@ -458,14 +460,14 @@ func sweepHeadline(rs []*bench.Result, s bench.Sentence) error {
 }
 
 // labelOf is a point as the headline names it: its axes and values.
-func labelOf(p point) string { return bench.PointLabel(p.r) }
+func labelOf(p point) string { return result.PointLabel(p.r) }
 
 var notLiveRE = regexp.MustCompile(`: (DEAD|HOLLOW) at (every point|(\d+) of (\d+) points): `)
 
 // sweepHeadlineNotLive: a variant said dead (hollow) at every point, or at
 // k of n, is so at that many of the sweep's n points, and is not on the
 // curves (the first point's verdict decides that).
-func sweepHeadlineNotLive(rs []*bench.Result, s bench.Sentence) error {
+func sweepHeadlineNotLive(rs []*result.Result, s findings.Sentence) error {
 	m := notLiveRE.FindStringSubmatch(s.Text)
 	if m == nil {
 		return fail("no DEAD or HOLLOW count in %q", s.Text)
@@ -492,7 +494,7 @@ func sweepHeadlineNotLive(rs []*bench.Result, s bench.Sentence) error {
 // sweepBWOf is the sweep's point a bandwidth sentence of its commentary is
 // keyed by (its index), judged by the result's own oracle o.
 func sweepBWOf(o Oracle) SweepOracle {
-	return func(rs []*bench.Result, s bench.Sentence) error {
+	return func(rs []*result.Result, s findings.Sentence) error {
 		i, err := strconv.Atoi(s.Key)
 		if err != nil {
 			return fail("key %q: not a point index", s.Key)

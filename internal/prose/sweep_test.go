@@ -12,19 +12,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // sweeps reads every real sweep under testdata/sweeps: each file the
 // results of one sweep's points (README.md says how they were made).
-func sweeps(t *testing.T) map[string][]*bench.Result {
+func sweeps(t *testing.T) map[string][]*result.Result {
 	t.Helper()
 	files, err := filepath.Glob("testdata/sweeps/*.json.gz")
 	if err != nil || len(files) < 3 {
 		t.Fatalf("%d sweeps in testdata/sweeps (%v), want at least 3", len(files), err)
 	}
-	out := map[string][]*bench.Result{}
+	out := map[string][]*result.Result{}
 	for _, f := range files {
 		fh, err := os.Open(f)
 		if err != nil {
@@ -34,7 +35,7 @@ func sweeps(t *testing.T) map[string][]*bench.Result {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rs []*bench.Result
+		var rs []*result.Result
 		if err := json.NewDecoder(rd).Decode(&rs); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -49,14 +50,14 @@ func sweeps(t *testing.T) map[string][]*bench.Result {
 func TestSweepCorpus(t *testing.T) {
 	seen := map[string]int{}
 	for name, rs := range sweeps(t) {
-		for _, s := range bench.SweepSentences(rs) {
+		for _, s := range findings.SweepSentences(rs) {
 			seen[s.Claim]++
 		}
 		for _, f := range prose.CheckSweepAll(rs) {
 			t.Errorf("%s: %s %q: %v", name, f.Sentence.Claim, f.Sentence.Text, f.Err)
 		}
 	}
-	for _, c := range []string{bench.ClaimSweepCaches, bench.ClaimSweepSpan, bench.ClaimSweepStep, bench.ClaimSweepPrediction} {
+	for _, c := range []string{findings.ClaimSweepCaches, findings.ClaimSweepSpan, findings.ClaimSweepStep, findings.ClaimSweepPrediction} {
 		if seen[c] == 0 {
 			t.Errorf("the sweep corpus has no %s sentence: %v", c, seen)
 		}
@@ -65,14 +66,14 @@ func TestSweepCorpus(t *testing.T) {
 }
 
 func TestEverySweepClaimHasAnOracle(t *testing.T) {
-	a, b := slices.Clone(bench.SweepClaims), prose.SweepClaims()
+	a, b := slices.Clone(findings.SweepClaims), prose.SweepClaims()
 	slices.Sort(a)
 	slices.Sort(b)
 	if !slices.Equal(a, b) {
 		t.Errorf("claims %v, oracles %v", a, b)
 	}
 	for name, rs := range sweeps(t) {
-		for _, s := range bench.SweepSentences(rs) {
+		for _, s := range findings.SweepSentences(rs) {
 			if s.Claim == "" {
 				t.Errorf("%s: a sweep sentence without a claim: %q", name, s.Text)
 			}
@@ -81,13 +82,13 @@ func TestEverySweepClaimHasAnOracle(t *testing.T) {
 }
 
 // sentenceOf is the first sentence of the sweep with the claim.
-func sentenceOf(rs []*bench.Result, claim string) (bench.Sentence, bool) {
-	for _, s := range bench.SweepSentences(rs) {
+func sentenceOf(rs []*result.Result, claim string) (findings.Sentence, bool) {
+	for _, s := range findings.SweepSentences(rs) {
 		if s.Claim == claim {
 			return s, true
 		}
 	}
-	return bench.Sentence{}, false
+	return findings.Sentence{}, false
 }
 
 // The issue's counter-examples, put back on real sweeps, fail their oracle.
@@ -106,12 +107,12 @@ func TestSweepCounterExamples(t *testing.T) {
 	tried := 0
 	for _, n := range names {
 		rs := all[n]
-		_, curves := bench.Curves(rs, bench.SweepOf(rs).Variant)
+		_, curves := findings.Curves(rs, findings.SweepOf(rs).Variant)
 		for _, c := range curves {
 			for i := 0; i+1 < len(c); i++ {
-				s := bench.Sentence{Claim: bench.ClaimSweepStep, Variant: bench.SweepOf(rs).Variant, Key: key(c[i], c[i+1]),
+				s := findings.Sentence{Claim: findings.ClaimSweepStep, Variant: findings.SweepOf(rs).Variant, Key: key(c[i], c[i+1]),
 					Text: "a step; no cache size lies between them"}
-				if len(bench.FindSteps(c[i:i+2], nil)) == 0 {
+				if len(findings.FindSteps(c[i:i+2], nil)) == 0 {
 					tried++
 					if prose.CheckSweep(rs, s) == nil {
 						t.Errorf("%s: a step between %s and %s, which do not rise, passes", n, c[i].Label, c[i+1].Label)
@@ -125,11 +126,11 @@ func TestSweepCounterExamples(t *testing.T) {
 	}
 
 	rs := all[names[0]]
-	step, ok := sentenceOf(rs, bench.ClaimSweepStep)
+	step, ok := sentenceOf(rs, findings.ClaimSweepStep)
 	for _, n := range names {
 		if !ok {
 			rs = all[n]
-			step, ok = sentenceOf(rs, bench.ClaimSweepStep)
+			step, ok = sentenceOf(rs, findings.ClaimSweepStep)
 		}
 	}
 	if !ok {
@@ -140,7 +141,7 @@ func TestSweepCounterExamples(t *testing.T) {
 	for _, r := range rs {
 		keys = append(keys, itoa(r.Sweep.Index))
 	}
-	_, curves := bench.Curves(rs, step.Variant)
+	_, curves := findings.Curves(rs, step.Variant)
 	for _, c := range curves {
 		var k []string
 		for _, p := range c {
@@ -150,7 +151,7 @@ func TestSweepCounterExamples(t *testing.T) {
 			keys = k
 		}
 	}
-	noStep := bench.Sentence{Claim: bench.ClaimSweepNoStep, Variant: step.Variant, Key: strings.Join(keys, ","), Text: "no step"}
+	noStep := findings.Sentence{Claim: findings.ClaimSweepNoStep, Variant: step.Variant, Key: strings.Join(keys, ","), Text: "no step"}
 	if prose.CheckSweep(rs, noStep) == nil {
 		t.Errorf("'no step' over a curve holding the step %q passes", step.Text)
 	}
@@ -161,7 +162,7 @@ func TestSweepCounterExamples(t *testing.T) {
 		t.Errorf("a step that leaves out its level passes: %q", step.Text)
 	}
 	cpuid := cloneSweep(t, rs)
-	sum := bench.SweepOf(cpuid)
+	sum := findings.SweepOf(cpuid)
 	for i := range sum.Caches {
 		sum.Caches[i].Source = "getconf (CPUID; /sys has no cache folder on this machine)"
 	}
@@ -172,35 +173,35 @@ func TestSweepCounterExamples(t *testing.T) {
 	}
 	// "inside" an interval of [10.7, 280].
 	pr := cloneSweep(t, rs)
-	if p := bench.SweepOf(pr).Prediction; p != nil {
+	if p := findings.SweepOf(pr).Prediction; p != nil {
 		lo, hi, obs := 10.7, 280.0, 64.0
 		p.Op, p.Value, p.CILow, p.CIHigh, p.Observed = "~", 64, &lo, &hi, &obs
-		s := bench.Sentence{Claim: bench.ClaimSweepPrediction, Variant: bench.SweepOf(pr).Variant, Text: "the prediction ..., inside"}
+		s := findings.Sentence{Claim: findings.ClaimSweepPrediction, Variant: findings.SweepOf(pr).Variant, Text: "the prediction ..., inside"}
 		if prose.CheckSweep(pr, s) == nil {
 			t.Error("'inside' [10.7, 280] passes")
 		}
 		p.Verdict = "uninformative" // bench's TestPredictVerdict holds the renderer to it
-		s.Text = bench.SweepPredictionText(p)
+		s.Text = findings.SweepPredictionText(p)
 		if err := prose.CheckSweep(pr, s); err != nil {
 			t.Errorf("%q: %v", s.Text, err)
 		}
 	}
 	// A disturbed small point (a 4 KiB point slower than 16 KiB), unflagged.
 	fall := cloneSweep(t, rs)
-	_, curves = bench.Curves(fall, bench.SweepOf(fall).Variant)
+	_, curves = findings.Curves(fall, findings.SweepOf(fall).Variant)
 	first := curves[0][0].Index
 	for _, r := range fall {
 		if r.Sweep.Index == first {
-			v := r.Variant(bench.SweepOf(fall).Variant)
+			v := r.Variant(findings.SweepOf(fall).Variant)
 			for i := range v.Series.Interleaved.SamplesNS {
 				v.Series.Interleaved.SamplesNS[i] *= 5
 			}
 		}
 	}
-	var without []bench.Sentence
+	var without []findings.Sentence
 	flagged := false
-	for _, s := range bench.SweepSentences(fall) {
-		if s.Claim == bench.ClaimSweepFall {
+	for _, s := range findings.SweepSentences(fall) {
+		if s.Claim == findings.ClaimSweepFall {
 			flagged = true
 			continue
 		}
@@ -211,25 +212,25 @@ func TestSweepCounterExamples(t *testing.T) {
 	}
 	found := false
 	for _, f := range prose.CheckSweepSentences(fall, without) {
-		found = found || f.Sentence.Claim == bench.ClaimSweepFall
+		found = found || f.Sentence.Claim == findings.ClaimSweepFall
 	}
 	if !found {
 		t.Error("the fall left unsaid is not found")
 	}
 }
 
-func key(a, b bench.CurvePoint) string { return itoa(a.Index) + "," + itoa(b.Index) }
+func key(a, b findings.CurvePoint) string { return itoa(a.Index) + "," + itoa(b.Index) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // cloneSweep is a deep copy of a sweep's results.
-func cloneSweep(t *testing.T, rs []*bench.Result) []*bench.Result {
+func cloneSweep(t *testing.T, rs []*result.Result) []*result.Result {
 	t.Helper()
 	b, err := json.Marshal(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*bench.Result
+	var out []*result.Result
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -245,12 +246,12 @@ var ratioRE = regexp.MustCompile(`\(([0-9.]+)x\), `)
 func TestSweepHeadline(t *testing.T) {
 	lines, steps := 0, 0
 	for name, rs := range sweeps(t) {
-		hl := bench.SweepHeadline(rs)
+		hl := findings.SweepHeadline(rs)
 		if len(hl) == 0 {
 			t.Errorf("%s: no headline", name)
 		}
 		for _, l := range hl {
-			if l.Claim != bench.ClaimSweepHeadline {
+			if l.Claim != findings.ClaimSweepHeadline {
 				continue
 			}
 			lines++
@@ -287,7 +288,7 @@ func TestSweepHeadline(t *testing.T) {
 // the points it is dead at, which the oracle recounts: the corpus's sizes
 // sweep with eight made dead at every point, then at the first three.
 func TestSweepHeadlineNotLive(t *testing.T) {
-	var base []*bench.Result
+	var base []*result.Result
 	for name, rs := range sweeps(t) {
 		if strings.HasPrefix(name, "sizes") && rs[0].Variant("eight") != nil {
 			base = rs
@@ -304,12 +305,12 @@ func TestSweepHeadlineNotLive(t *testing.T) {
 				r.Variant("eight").Dead = true
 			}
 		}
-		var line *bench.HeadlineLine
-		for _, l := range bench.SweepHeadline(rs) {
-			if l.Claim == bench.ClaimSweepHeadlineNotLive && l.Variant == "eight" {
+		var line *findings.HeadlineLine
+		for _, l := range findings.SweepHeadline(rs) {
+			if l.Claim == findings.ClaimSweepHeadlineNotLive && l.Variant == "eight" {
 				line = &l
 			}
-			if l.Claim == bench.ClaimSweepHeadline && l.Variant == "eight" {
+			if l.Claim == findings.ClaimSweepHeadline && l.Variant == "eight" {
 				t.Errorf("dead at %d points, yet on the curves: %q", dead, l.Text)
 			}
 		}
@@ -340,9 +341,9 @@ func TestSweepHeadlineQuick(t *testing.T) {
 		for _, r := range rs {
 			r.Protocol.Quick, r.Protocol.Reps, r.Protocol.Runs = true, 10, 10
 		}
-		var q *bench.HeadlineLine
-		for _, l := range bench.SweepHeadline(rs) {
-			if l.Claim == bench.ClaimHeadlineQuick {
+		var q *findings.HeadlineLine
+		for _, l := range findings.SweepHeadline(rs) {
+			if l.Claim == findings.ClaimHeadlineQuick {
 				q = &l
 			}
 		}

@@ -8,6 +8,10 @@ import (
 // SchemaID is the value of Result.Schema.
 const SchemaID = "benchbook.result/1"
 
+// ResultFile is the name of the result JSON in a run's raw folder
+// (Result.RawFile).
+const ResultFile = "result.json"
+
 // Result is one run of the measurement protocol on one kernel: everything that
 // can change its numbers, and every sample behind every figure. Its JSON form is
 // the MIME entry application/vnd.benchbook.result+json.

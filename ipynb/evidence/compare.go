@@ -6,15 +6,15 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // located is a decoded result and where it was found.
 type located struct {
 	ipynb.Found
-	r      *bench.Result
+	r      *protocol.Result
 	failed string // why, for a run that failed before it measured anything
 }
 

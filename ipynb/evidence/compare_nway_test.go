@@ -7,19 +7,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // fingerprinted is seed 000's synthetic result (sink scaled) with a
 // fingerprint whose addss takes addss cycles.
-func fingerprinted(t *testing.T, seed uint64, scale, addss float64) *bench.Result {
+func fingerprinted(t *testing.T, seed uint64, scale, addss float64) *protocol.Result {
 	t.Helper()
 	r := benchtest.Synthetic(benchtest.Spec{Seed: seed, FreqMHz: 2900, ReadNS: 21, Variants: []benchtest.VariantSpec{
 		{Name: "sink", MedianNS: 500000 * scale, Spread: 0.01}, {Name: "discarded", MedianNS: 22, Spread: 0.05, Dead: true}}})
-	r.AA = bench.AA{Variant: "sink", Ratio: 1, CILow: 0.97, CIHigh: 1.03}
+	r.AA = protocol.AA{Variant: "sink", Ratio: 1, CILow: 0.97, CIHigh: 1.03}
 	f := &machine.Fingerprint{Version: machine.FingerprintVersion, Host: "h", CPU: -1, Exact: true,
 		Boot: machine.Boot{Cmdline: "quiet", PCID: "yes", Mitigations: map[string]string{}}}
 	for _, e := range []machine.Entry{{Name: "int_add", Unit: "ns", Trials: []float64{0.3, 0.3, 0.3}},

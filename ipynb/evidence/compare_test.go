@@ -6,20 +6,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
 
 // withAsm gives each variant of r an assembly listing.
-func withAsm(r *bench.Result) *bench.Result {
+func withAsm(r *protocol.Result) *protocol.Result {
 	for i := range r.Variants {
 		r.Variants[i].Asm = "  401000:\tmovss (%rax),%xmm1\n  401004:\taddss %xmm1,%xmm0\n  401008:\tret # " + r.Variants[i].Name
 	}
 	return r
 }
 
-func other(seed uint64) *bench.Result {
+func other(seed uint64) *protocol.Result {
 	return benchtest.Synthetic(benchtest.Spec{Seed: seed, Kernel: "other", Variants: []benchtest.VariantSpec{
 		{Name: "a", MedianNS: 1000, Spread: 0.02}, {Name: "b", MedianNS: 2000, Spread: 0.02}}})
 }
@@ -123,7 +123,7 @@ func TestCompareFitsATerminal(t *testing.T) {
 // two runs that read alike may still come from hosts of different
 // generations, and compare says "description", not "machine", for them.
 func TestCompareSameVMDescription(t *testing.T) {
-	vm := func(seed uint64) *bench.Result {
+	vm := func(seed uint64) *protocol.Result {
 		r := withAsm(benchtest.Seed000(seed))
 		r.Conditions.Machine.Virtualized = "yes"
 		return r

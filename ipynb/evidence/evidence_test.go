@@ -10,19 +10,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // honest is a result whose every figure is what its samples give.
-func honest(seed uint64) *bench.Result {
+func honest(seed uint64) *protocol.Result {
 	r := benchtest.Seed000(seed)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
+	r.AA = protocol.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = protocol.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	return r
 }
 
@@ -42,8 +42,8 @@ func verifyOut(t *testing.T, nb *ipynb.Notebook) (bool, string) {
 // mismatch that names the cell, the output and the line.
 func TestVerifyRendersWhatReadersSee(t *testing.T) {
 	r := honest(3)
-	median := bench.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median)
-	ratio := bench.FormatRatio(r.Comparisons[0].Ratio)
+	median := protocol.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median)
+	ratio := protocol.FormatRatio(r.Comparisons[0].Ratio)
 	for _, tc := range []struct {
 		name, mime string
 		output     int
@@ -104,14 +104,14 @@ func TestVerifyRendersTheBeforeAfter(t *testing.T) {
 func TestVerifyChecksumCannotOverflow(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
-		sum   bench.Checksum
+		sum   protocol.Checksum
 		wrong bool
 	}{
-		{"got 1 against 1e308 per pass, claimed ok", bench.Checksum{Got: 1, Want: 1e308, Passes: 2, OK: true}, true},
-		{"got 2e307 over 2 passes of 1e307, ok", bench.Checksum{Got: 2e307, Want: 1e307, Passes: 2, OK: true}, false},
-		{"got 1.5e308 over 2 passes of 1e308, not ok", bench.Checksum{Got: 1.5e308, Want: 1e308, Passes: 2, OK: false}, false},
-		{"the runner's tolerance near zero", bench.Checksum{Got: 5e-10, Want: 0, Passes: 10, OK: true}, false},
-		{"no passes, got 0", bench.Checksum{Got: 0, Want: 7, Passes: 0, OK: true}, false},
+		{"got 1 against 1e308 per pass, claimed ok", protocol.Checksum{Got: 1, Want: 1e308, Passes: 2, OK: true}, true},
+		{"got 2e307 over 2 passes of 1e307, ok", protocol.Checksum{Got: 2e307, Want: 1e307, Passes: 2, OK: true}, false},
+		{"got 1.5e308 over 2 passes of 1e308, not ok", protocol.Checksum{Got: 1.5e308, Want: 1e308, Passes: 2, OK: false}, false},
+		{"the runner's tolerance near zero", protocol.Checksum{Got: 5e-10, Want: 0, Passes: 10, OK: true}, false},
+		{"no passes, got 0", protocol.Checksum{Got: 0, Want: 7, Passes: 0, OK: true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := honest(4)
@@ -263,7 +263,7 @@ func TestVerifyTextVersion(t *testing.T) {
 			resultOf(nb)["comparisons"].([]any)[0].(map[string]any)["ratio"] = 9.5
 		}, "ratio is 9.5"},
 	}
-	for _, version := range []any{1, bench.TextVersion - 1, bench.TextVersion + 1, 999, "deleted"} {
+	for _, version := range []any{1, protocol.TextVersion - 1, protocol.TextVersion + 1, 999, "deleted"} {
 		for _, e := range edits {
 			r := honest(3)
 			nb := resultNotebook(t, r)
@@ -275,7 +275,7 @@ func TestVerifyTextVersion(t *testing.T) {
 			}
 			e.edit(nb)
 			ok, out := verifyOut(t, roundTrip(t, nb))
-			want := fmt.Sprintf("text_version is %v, and this benchbook knows and holds to the letter only text version %d", version, bench.TextVersion)
+			want := fmt.Sprintf("text_version is %v, and this benchbook knows and holds to the letter only text version %d", version, protocol.TextVersion)
 			if version == "deleted" {
 				want = "text_version is missing"
 			}

@@ -8,10 +8,10 @@ import (
 	"io"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -21,8 +21,8 @@ import (
 // resultNotebook makes it (which takes a *testing.T, not a testing.TB).
 func fuzzSeedNotebook(f testing.TB) []byte {
 	r := benchtest.Seed000(7)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
+	r.AA = protocol.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = protocol.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	code := "%bench seed quick"
 	nb := ipynb.New(ipynb.NewMarkdown("# results"), ipynb.NewCode(code))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{code: func(pub display.Publisher) (map[string]any, error) {

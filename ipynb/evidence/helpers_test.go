@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -17,13 +17,13 @@ import (
 // %bench cell does (report.Result's bundle, then the commentary), after a
 // markdown cell. Each result's findings are made from it as it is then, as
 // the runner makes them last.
-func resultNotebook(t *testing.T, results ...*bench.Result) *ipynb.Notebook {
+func resultNotebook(t *testing.T, results ...*protocol.Result) *ipynb.Notebook {
 	t.Helper()
 	nb := ipynb.New(ipynb.NewMarkdown("# results"))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{}}
 	for i, r := range results {
 		// As the runner does last: the findings from the finished result.
-		r.Findings = bench.Findings(r)
+		r.Findings = protocol.Findings(r)
 		code := fmt.Sprintf("%%bench %s quick // %d", r.Kernel.Name, i)
 		nb.Cells = append(nb.Cells, ipynb.NewCode(code))
 		eng.Steps[code] = func(pub display.Publisher) (map[string]any, error) {
@@ -44,11 +44,11 @@ func resultNotebook(t *testing.T, results ...*bench.Result) *ipynb.Notebook {
 
 // roleNotebook is resultNotebook with the outputs a %bench cell writes
 // now: each with its role, the headline first (cells.Session.show).
-func roleNotebook(t *testing.T, r *bench.Result) *ipynb.Notebook {
+func roleNotebook(t *testing.T, r *protocol.Result) *ipynb.Notebook {
 	t.Helper()
 	nb := ipynb.New(ipynb.NewMarkdown("# results"))
 	eng := &ipynbtest.Engine{Steps: map[string]ipynbtest.Step{}}
-	r.Findings = bench.Findings(r)
+	r.Findings = protocol.Findings(r)
 	code := fmt.Sprintf("%%bench %s quick", r.Kernel.Name)
 	nb.Cells = append(nb.Cells, ipynb.NewCode(code))
 	eng.Steps[code] = func(pub display.Publisher) (map[string]any, error) {
@@ -69,7 +69,7 @@ func roleNotebook(t *testing.T, r *bench.Result) *ipynb.Notebook {
 }
 
 // wantMismatch fails t unless Verify rejects r with a MISMATCH saying says.
-func wantMismatch(t *testing.T, r *bench.Result, says string) {
+func wantMismatch(t *testing.T, r *protocol.Result, says string) {
 	t.Helper()
 	if ok, out := verifyOut(t, roundTrip(t, resultNotebook(t, r))); ok || !strings.Contains(out, ": MISMATCH: ") || !strings.Contains(out, says) {
 		t.Errorf("Verify: ok %v, printed\n%s\nwant a MISMATCH saying %q", ok, out, says)

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -18,7 +18,7 @@ import (
 // report.BaselineBundle when the result has a baseline): a number changed in a table or a sentence, but
 // not in the JSON, is a mismatch that names the output and the first line
 // that differs.
-func checkRendered(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) []string {
+func checkRendered(nb *ipynb.Notebook, f ipynb.Found, r *protocol.Result) []string {
 	if r.Sweep != nil {
 		return checkSweepRendered(nb, f, r)
 	}
@@ -76,7 +76,7 @@ func outputRoles(c *ipynb.Cell) map[string][]int {
 // each found by its role: one headline (the cell's first output), one
 // commentary, and one before/after when the result has a baseline; the
 // outputs that hold the result's JSON carry the role "result".
-func checkRoles(f ipynb.Found, c *ipynb.Cell, roles map[string][]int, r *bench.Result, same func(int, string, map[string]any, ...string)) []string {
+func checkRoles(f ipynb.Found, c *ipynb.Cell, roles map[string][]int, r *protocol.Result, same func(int, string, map[string]any, ...string)) []string {
 	var problems []string
 	one := func(role string) (int, bool) {
 		switch n := len(roles[role]); {

@@ -11,9 +11,9 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/schema"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -101,7 +101,7 @@ func joinNote(desc, note string) string {
 // cellPlots checks the plots of every %bench cell that holds a result
 // (checkPlots), by cell.
 func cellPlots(nb *ipynb.Notebook, found []ipynb.Found) map[int]plotCheck {
-	byCell := map[int][]*bench.Result{}
+	byCell := map[int][]*protocol.Result{}
 	for _, f := range found {
 		if !isBenchCell(nb.Cells[f.Cell]) {
 			continue
@@ -124,7 +124,7 @@ func cellPlots(nb *ipynb.Notebook, found []ipynb.Found) map[int]plotCheck {
 // measurement, and who asked for it: the cell's quick key, or, when the
 // cell has none, the session (BENCHBOOK_QUICK=1, which the notebook's
 // metadata.benchbook.quick records).
-func quickNote(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) string {
+func quickNote(nb *ipynb.Notebook, f ipynb.Found, r *protocol.Result) string {
 	if !r.Protocol.Quick {
 		return ""
 	}
@@ -178,7 +178,7 @@ func check(nb *ipynb.Notebook, bs []build, f ipynb.Found) (desc string, problems
 		return desc, append(problems, "cannot be read as a result: "+err.Error())
 	}
 	desc = joinNote(describe(r), quickNote(nb, f, r))
-	if err := bench.CheckMethod(r.Protocol); err != nil {
+	if err := protocol.CheckMethod(r.Protocol); err != nil {
 		return desc, append(problems, err.Error())
 	}
 	if failed != "" {
@@ -206,7 +206,7 @@ func check(nb *ipynb.Notebook, bs []build, f ipynb.Found) (desc string, problems
 	// verify_fingerprint.go
 	problems = append(problems, checkFingerprint(r)...)
 	text := append(checkFindings(shown), checkRendered(nb, f, shown)...)
-	if shown.TextVersion != bench.TextVersion {
+	if shown.TextVersion != protocol.TextVersion {
 		return desc, append(problems, unknownWording(shown.TextVersion, text))
 	}
 	return desc, append(problems, text...)
@@ -214,10 +214,10 @@ func check(nb *ipynb.Notebook, bs []build, f ipynb.Found) (desc string, problems
 
 // checkFindings recomputes the findings from the result as stored: the
 // same kinds, variants and sentences in the same order.
-func checkFindings(r *bench.Result) []string {
-	want := bench.Findings(r)
+func checkFindings(r *protocol.Result) []string {
+	want := protocol.Findings(r)
 	for i := range max(len(r.Findings), len(want)) {
-		var got, w bench.Finding
+		var got, w protocol.Finding
 		if i < len(r.Findings) {
 			got = r.Findings[i]
 		}
@@ -231,7 +231,7 @@ func checkFindings(r *bench.Result) []string {
 	return nil
 }
 
-func variantOf(f bench.Finding) string {
+func variantOf(f protocol.Finding) string {
 	if f.Variant == nil {
 		return ""
 	}
@@ -241,7 +241,7 @@ func variantOf(f bench.Finding) string {
 // findingText is a finding in a few words, its text quoted around where it
 // differs from other's: `dead_code (noop) "…noop is dead: its…"`, or
 // "(nothing)".
-func findingText(f, other bench.Finding) string {
+func findingText(f, other protocol.Finding) string {
 	if f.Kind == "" && f.Text == "" {
 		return "(nothing)"
 	}
@@ -270,7 +270,7 @@ func unknownWording(version int, text []string) string {
 		diff = "first difference from this version's wording: " + text[0]
 	}
 	return fmt.Sprintf("%s, and this benchbook knows and holds to the letter only text version %d: the tables, commentary and findings cannot be checked against the numbers (verify it with the benchbook that wrote it; %s)",
-		what, bench.TextVersion, diff)
+		what, protocol.TextVersion, diff)
 }
 
 // schemaError is a schema error on one line, naming the schema but not its
@@ -331,10 +331,10 @@ func bigIntegers(v any, path string) []string {
 }
 
 // describe is "seed (c, -std=c11 -O2): 3 variants, 12 series, 3 comparisons, 390 samples".
-func describe(r *bench.Result) string {
+func describe(r *protocol.Result) string {
 	series := 0
 	for i := range r.Variants {
-		for _, name := range bench.SeriesNames {
+		for _, name := range protocol.SeriesNames {
 			if r.Variants[i].Get(name) != nil {
 				series++
 			}
@@ -354,16 +354,16 @@ func seriesCount(n int) string { return fmt.Sprintf("%d series", n) }
 
 // checkSummaries recomputes every summary from its samples, and puts the
 // recomputed one in place so the later checks start from the samples.
-func checkSummaries(r *bench.Result) []string {
+func checkSummaries(r *protocol.Result) []string {
 	var problems []string
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		for _, name := range bench.SeriesNames {
+		for _, name := range protocol.SeriesNames {
 			s := v.Get(name)
 			if s == nil {
 				continue
 			}
-			if s.SHA256 != "" && s.SHA256 != bench.SamplesDigest(s.SamplesNS) {
+			if s.SHA256 != "" && s.SHA256 != protocol.SamplesDigest(s.SamplesNS) {
 				problems = append(problems, fmt.Sprintf("variant %s series %s: samples_sha256 does not match the samples in their order: they were reordered or edited",
 					v.Name, name))
 			}
@@ -387,8 +387,8 @@ func summaryField(s stats.Summary, field string) string {
 }
 
 // checkComparisons recomputes the comparisons of every pair of variants.
-func checkComparisons(r *bench.Result) []string {
-	want := bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
+func checkComparisons(r *protocol.Result) []string {
+	want := protocol.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	used := make([]bool, len(want))
 	var problems []string
 	for _, c := range r.Comparisons {
@@ -417,7 +417,7 @@ func checkComparisons(r *bench.Result) []string {
 
 // compareComparison names the first field of a stored comparison that differs
 // from the recomputed one.
-func compareComparison(name string, c, w bench.Comparison) []string {
+func compareComparison(name string, c, w protocol.Comparison) []string {
 	if c.A != w.A {
 		return []string{fmt.Sprintf("%s: a is %s, the samples make %s the slower", name, c.A, w.A)}
 	}
@@ -435,7 +435,7 @@ func compareComparison(name string, c, w bench.Comparison) []string {
 }
 
 // compareStat names the first figure of a rank verdict that differs.
-func compareStat(name string, c, w bench.Stat) []string {
+func compareStat(name string, c, w protocol.Stat) []string {
 	if p := floatFields(name, []field{{"shift", c.Shift, w.Shift}, {"p_adjusted", c.PAdjusted, w.PAdjusted},
 		{"rho", c.Rho, w.Rho}, {"n_eff", c.NEff, w.NEff}}); p != "" {
 		return []string{p}
@@ -449,7 +449,7 @@ func compareStat(name string, c, w bench.Stat) []string {
 // checkOrder checks the recorded position of every interleaved sample
 // against the order the seed gives (harness.RoundOrder): the slots are the
 // measured variants in order, then the A/A copy.
-func checkOrder(r *bench.Result) []string {
+func checkOrder(r *protocol.Result) []string {
 	if r.Protocol.OrderSeed == "" {
 		return nil
 	}
@@ -479,14 +479,14 @@ func checkOrder(r *bench.Result) []string {
 
 // checkBaseline judges the same-run before/after again from the previous
 // build's samples and this build's series.
-func checkBaseline(r *bench.Result) []string {
+func checkBaseline(r *protocol.Result) []string {
 	bl := r.Baseline
 	if bl == nil {
 		return nil
 	}
 	again := *bl
-	again.Variants = append([]bench.BaselineVariant(nil), bl.Variants...)
-	bench.JudgeBaseline(r, &again)
+	again.Variants = append([]protocol.BaselineVariant(nil), bl.Variants...)
+	protocol.JudgeBaseline(r, &again)
 	var problems []string
 	for i, e := range bl.Variants {
 		w := again.Variants[i]
@@ -518,7 +518,7 @@ func checkBaseline(r *bench.Result) []string {
 
 // checkAA recomputes the A/A control from the variant's interleaved samples
 // and the copy's samples_ns.
-func checkAA(r *bench.Result) []string {
+func checkAA(r *protocol.Result) []string {
 	aa := r.AA
 	if aa.Variant == "" {
 		if aa.Ratio != 0 || len(aa.SamplesNS) > 0 {
@@ -534,7 +534,7 @@ func checkAA(r *bench.Result) []string {
 	if len(aa.SamplesNS) == 0 {
 		return []string{name + ": aa.samples_ns is empty, so the control cannot be recomputed"}
 	}
-	w := bench.AAControl(aa.Variant, v.Series.Interleaved.SamplesNS, aa.SamplesNS, r.Protocol, r.RoundBlock)
+	w := protocol.AAControl(aa.Variant, v.Series.Interleaved.SamplesNS, aa.SamplesNS, r.Protocol, r.RoundBlock)
 	if p := floatFields(name, []field{{"ratio", aa.Ratio, w.Ratio}, {"ci_low", aa.CILow, w.CILow},
 		{"ci_high", aa.CIHigh, w.CIHigh}, {"p_value", aa.PValue, w.PValue}}); p != "" {
 		return []string{p}
@@ -547,7 +547,7 @@ func checkAA(r *bench.Result) []string {
 // pass (got/passes against want), which cannot overflow where want × passes
 // would (want 1e308 over 2 passes is +Inf), and a value that is not finite
 // is refused.
-func checkChecksums(r *bench.Result) []string {
+func checkChecksums(r *protocol.Result) []string {
 	var problems []string
 	for _, v := range r.Variants {
 		c := v.Checksum
@@ -559,7 +559,7 @@ func checkChecksums(r *bench.Result) []string {
 			problems = append(problems, fmt.Sprintf("%s: got %s, want %s over %d passes: not finite numbers and a count", name, num(c.Got), num(c.Want), c.Passes))
 			continue
 		}
-		ok := bench.ChecksumOK(c.Got, c.Want, c.Passes)
+		ok := protocol.ChecksumOK(c.Got, c.Want, c.Passes)
 		if ok != c.OK {
 			problems = append(problems, fmt.Sprintf("%s: ok is %t, but got %s over %d passes is %s a pass against want %s, which gives %t",
 				name, c.OK, num(c.Got), c.Passes, num(c.Got/float64(max(c.Passes, 1))), num(c.Want), ok))
@@ -572,7 +572,7 @@ func checkChecksums(r *bench.Result) []string {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // checkPrediction judges a judged prediction again from the medians.
-func checkPrediction(r *bench.Result) []string {
+func checkPrediction(r *protocol.Result) []string {
 	p := r.Prediction
 	if p == nil || p.Observed == nil || p.Held == nil {
 		return nil

@@ -3,13 +3,13 @@ package evidence
 import (
 	"fmt"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // checkCounts recomputes every variant's instruction counts (counts) from
-// the two callgrind runs it stores (bench.CountsOf): instructions per pass,
+// the two callgrind runs it stores (protocol.CountsOf): instructions per pass,
 // per element, and the simulated misses per pass.
-func checkCounts(r *bench.Result) []string {
+func checkCounts(r *protocol.Result) []string {
 	var problems []string
 	for _, v := range r.Variants {
 		c := v.Counts
@@ -17,7 +17,7 @@ func checkCounts(r *bench.Result) []string {
 			continue
 		}
 		name := fmt.Sprintf("variant %s counts", v.Name)
-		again, err := bench.CountsOf(c.Runs, c.Cache, r.Protocol.Elements)
+		again, err := protocol.CountsOf(c.Runs, c.Cache, r.Protocol.Elements)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: cannot be recomputed: %v", name, err))
 			continue

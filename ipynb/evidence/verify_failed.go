@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/schema"
-	"github.com/benchbook/benchbook/stdlib/bench"
 )
 
 // A %bench that failed before it measured anything (its first process
@@ -46,7 +46,7 @@ func checkSchema(v any) (failed string, err error) {
 // unmeasured says whether r is a run that stopped before it measured a
 // sample: partial, with the error that stopped it, and not one sample in
 // any series nor in the A/A copy.
-func unmeasured(r *bench.Result) bool {
+func unmeasured(r *protocol.Result) bool {
 	return r.Partial && r.Error != "" && ipynb.SampleCount(r) == 0
 }
 

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // checkFingerprint recomputes the fingerprint (conditions.fingerprint)
@@ -13,7 +13,7 @@ import (
 // noise what machine.NoiseOf states from them, and the zero page is
 // "mapped" exactly when the writes faulted again for half the pages. A
 // fingerprint edited to read as other hardware without its trials fails.
-func checkFingerprint(r *bench.Result) []string {
+func checkFingerprint(r *protocol.Result) []string {
 	problems := checkClock(r.Conditions.Clock)
 	f := r.Conditions.Fingerprint
 	if f == nil {
@@ -42,11 +42,11 @@ func checkFingerprint(r *bench.Result) []string {
 // checkClock recomputes the clock's granularity from the runs of values
 // its spaced deltas took (results of harness version 6 and later carry
 // them): a resolution edited without them fails.
-func checkClock(c bench.Clock) []string {
+func checkClock(c protocol.Clock) []string {
 	if c.Spaced == "" {
 		return nil
 	}
-	if got := bench.ClockResolution(c.Spaced, c.MinStepNS); got != c.ResolutionNS {
+	if got := protocol.ClockResolution(c.Spaced, c.MinStepNS); got != c.ResolutionNS {
 		return []string{fmt.Sprintf("conditions.clock: resolution_ns %g, but the grid of its spaced deltas (%s) is %g", c.ResolutionNS, c.Spaced, got)}
 	}
 	return nil

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 )
 
 // A measured fingerprint verifies; one edited to read as other hardware

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // checkFreq recomputes the clock of every series (bench/freq.go) from the
@@ -13,11 +13,11 @@ import (
 // of each sample from its process's estimates, and the cycles per element
 // from the samples, their clocks and protocol.elements. A result without
 // these fields (older results) has nothing to check.
-func checkFreq(r *bench.Result) []string {
+func checkFreq(r *protocol.Result) []string {
 	var problems []string
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		for _, name := range bench.SeriesNames {
+		for _, name := range protocol.SeriesNames {
 			s := v.Get(name)
 			if s == nil {
 				continue
@@ -26,7 +26,7 @@ func checkFreq(r *bench.Result) []string {
 			for j, p := range s.FreqProcesses {
 				for _, e := range []struct {
 					when string
-					e    *bench.FreqEstimate
+					e    *protocol.FreqEstimate
 				}{{"before", p.Before}, {"after", p.After}} {
 					if e.e == nil {
 						continue
@@ -49,7 +49,7 @@ func checkFreq(r *bench.Result) []string {
 				}
 				continue
 			}
-			mhz, ok := bench.FreqPerSample(s.FreqProcesses, len(s.SamplesNS))
+			mhz, ok := protocol.FreqPerSample(s.FreqProcesses, len(s.SamplesNS))
 			if !ok {
 				problems = append(problems, fmt.Sprintf("%s: freq_mhz has %d values but its freq_processes do not account for the %d samples",
 					where, len(s.FreqMHz), len(s.SamplesNS)))
@@ -71,7 +71,7 @@ func checkFreq(r *bench.Result) []string {
 			e := r.Protocol.Elements
 			got, ok := 0.0, false
 			if e != nil {
-				got, ok = bench.CyclesPerElement(s.SamplesNS, mhz, *e)
+				got, ok = protocol.CyclesPerElement(s.SamplesNS, mhz, *e)
 			}
 			switch {
 			case s.CyclesPerElement != nil && !ok:

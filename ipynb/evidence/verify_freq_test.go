@@ -4,18 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 )
 
 // withFreq gives every fresh and in-process series of r the clocks of its
 // processes, as a run does: a clock per process drifting from 3000 MHz,
 // one clock per sample and the cycles per element.
-func withFreq(t *testing.T, r *bench.Result) {
+func withFreq(t *testing.T, r *protocol.Result) {
 	t.Helper()
 	for i := range r.Variants {
 		v := &r.Variants[i]
-		for _, s := range []*bench.Samples{v.Series.Fresh, v.Series.InProcess} {
+		for _, s := range []*protocol.Samples{v.Series.Fresh, v.Series.InProcess} {
 			if s == nil {
 				continue
 			}
@@ -25,19 +25,19 @@ func withFreq(t *testing.T, r *bench.Result) {
 			}
 			s.FreqProcesses = nil
 			for j := 0; j < len(s.SamplesNS)/per; j++ {
-				est := func(ns int64) *bench.FreqEstimate {
-					e := &bench.FreqEstimate{NS: ns, MedianNS: ns + 1000, WorstNS: ns + 5000, Iterations: 46875, Adds: 64}
+				est := func(ns int64) *protocol.FreqEstimate {
+					e := &protocol.FreqEstimate{NS: ns, MedianNS: ns + 1000, WorstNS: ns + 5000, Iterations: 46875, Adds: 64}
 					e.MHz = float64(e.Iterations*e.Adds) / float64(ns) * 1000
 					return e
 				}
-				s.FreqProcesses = append(s.FreqProcesses, bench.FreqProcess{Before: est(int64(1_000_000 + 997*j)), After: est(int64(1_001_000 + 1013*j)), Samples: per})
+				s.FreqProcesses = append(s.FreqProcesses, protocol.FreqProcess{Before: est(int64(1_000_000 + 997*j)), After: est(int64(1_001_000 + 1013*j)), Samples: per})
 			}
-			mhz, ok := bench.FreqPerSample(s.FreqProcesses, len(s.SamplesNS))
+			mhz, ok := protocol.FreqPerSample(s.FreqProcesses, len(s.SamplesNS))
 			if !ok {
 				t.Fatal("FreqPerSample refused the processes made for it")
 			}
 			s.FreqMHz = mhz
-			c, ok := bench.CyclesPerElement(s.SamplesNS, mhz, *r.Protocol.Elements)
+			c, ok := protocol.CyclesPerElement(s.SamplesNS, mhz, *r.Protocol.Elements)
 			if !ok {
 				t.Fatal("no cycles per element")
 			}
@@ -59,18 +59,18 @@ func TestVerifyFreq(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		change func(r *bench.Result)
+		change func(r *protocol.Result)
 		says   string
 	}{
-		{"a sample's clock changed", func(r *bench.Result) { r.Variant("sink").Series.Fresh.FreqMHz[4] *= 1.02 },
+		{"a sample's clock changed", func(r *protocol.Result) { r.Variant("sink").Series.Fresh.FreqMHz[4] *= 1.02 },
 			"variant sink series fresh: freq_mhz[4] is "},
-		{"cycles per element changed", func(r *bench.Result) { *r.Variant("sink").Series.InProcess.CyclesPerElement *= 0.9 },
+		{"cycles per element changed", func(r *protocol.Result) { *r.Variant("sink").Series.InProcess.CyclesPerElement *= 0.9 },
 			"variant sink series in_process: cycles_per_element is "},
-		{"an estimate's MHz changed", func(r *bench.Result) {
+		{"an estimate's MHz changed", func(r *protocol.Result) {
 			p := &r.Variant("checksum").Series.Fresh.FreqProcesses[2]
 			p.After.MHz += 10
 		}, "variant checksum series fresh: freq_processes[2].after.mhz is "},
-		{"a process dropped", func(r *bench.Result) {
+		{"a process dropped", func(r *protocol.Result) {
 			s := r.Variant("sink").Series.Fresh
 			s.FreqProcesses = s.FreqProcesses[1:]
 		}, "do not account for the"},

@@ -3,7 +3,7 @@ package evidence
 import (
 	"fmt"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/protocol"
 )
 
 // checkLatency recomputes every variant's latency (BENCH_OPS) from its
@@ -11,7 +11,7 @@ import (
 // (bench.Latency.Summarize): n, p50_ns, p99_ns, p999_ns, p9999_ns, max_ns,
 // overhead_ns; and checks that the histogram holds ops_per_pass times
 // passes operations in buckets listed once each, in order.
-func checkLatency(r *bench.Result) []string {
+func checkLatency(r *protocol.Result) []string {
 	var problems []string
 	for _, v := range r.Variants {
 		l := v.Latency
@@ -24,7 +24,7 @@ func checkLatency(r *bench.Result) []string {
 			continue
 		}
 		for i, b := range l.Buckets {
-			if b[0] < 0 || b[0] >= 34*bench.LatencyHalf || b[1] <= 0 || i > 0 && b[0] <= l.Buckets[i-1][0] {
+			if b[0] < 0 || b[0] >= 34*protocol.LatencyHalf || b[1] <= 0 || i > 0 && b[0] <= l.Buckets[i-1][0] {
 				problems = append(problems, fmt.Sprintf("%s: bucket %d [%d, %d] is out of range, empty or out of order", name, i, b[0], b[1]))
 				break
 			}

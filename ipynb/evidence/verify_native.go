@@ -9,8 +9,8 @@ import (
 
 	"github.com/benchbook/benchbook/internal/asm"
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -147,7 +147,7 @@ func rederive(name, text string, dead, hollow bool, finding string) []string {
 // each variant's dead and hollow from it. A notebook without a build of the
 // kernel leaves the result's assembly checked only against itself: note
 // says so.
-func checkAssembly(bs []build, f ipynb.Found, r *bench.Result) (note string, problems []string) {
+func checkAssembly(bs []build, f ipynb.Found, r *protocol.Result) (note string, problems []string) {
 	var named []build
 	match := -1
 	for _, b := range bs {
@@ -177,7 +177,7 @@ func checkAssembly(bs []build, f ipynb.Found, r *bench.Result) (note string, pro
 	if match < 0 && r.Sweep != nil {
 		return "assembly of this point not checked against a build (a sweep builds each point in its %bench cell and shows none)", problems
 	}
-	if match < 0 && r.Control != nil && r.Control.Kind == bench.ControlPad {
+	if match < 0 && r.Control != nil && r.Control.Kind == protocol.ControlPad {
 		for _, b := range named {
 			if b.Entry.Kernel.SourceSHA256 == r.Kernel.SourceSHA256 {
 				return fmt.Sprintf("assembly of the padded build not checked against a build (pad=%s builds it in its %%bench cell and shows none; its source is the build's in cell %d)",

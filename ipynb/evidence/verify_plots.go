@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
 )
@@ -39,7 +39,7 @@ func (p plotCheck) note() string {
 // swapped or edited picture is a mismatch that names the output. A stored
 // plot no result of the cell draws (an overlay against a result of an
 // earlier cell) is counted unchecked. A cell without plots draws none.
-func checkPlots(nb *ipynb.Notebook, cell int, rs []*bench.Result) plotCheck {
+func checkPlots(nb *ipynb.Notebook, cell int, rs []*protocol.Result) plotCheck {
 	if !slices.ContainsFunc(nb.Cells[cell].Outputs, func(o *ipynb.Output) bool { _, ok := o.Data[display.MIMEPNG]; return ok }) {
 		return plotCheck{}
 	}

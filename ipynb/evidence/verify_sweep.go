@@ -5,38 +5,38 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 
 // sweepPoints are the results of nb's outputs that belong to the sweep id,
 // decoded as stored, in point order.
-func sweepPoints(nb *ipynb.Notebook, id string) []*bench.Result {
-	var rs []*bench.Result
+func sweepPoints(nb *ipynb.Notebook, id string) []*protocol.Result {
+	var rs []*protocol.Result
 	for _, f := range ipynb.Results(nb) {
 		r, err := ipynb.DecodeResult(f.Value)
 		if err == nil && r.Sweep != nil && r.Sweep.ID == id {
 			rs = append(rs, r)
 		}
 	}
-	slices.SortStableFunc(rs, func(a, b *bench.Result) int { return a.Sweep.Index - b.Sweep.Index })
+	slices.SortStableFunc(rs, func(a, b *protocol.Result) int { return a.Sweep.Index - b.Sweep.Index })
 	return rs
 }
 
 // checkSweep recomputes what a sweep point holds beyond its own samples:
 // its working set from every point's parameter values and static data
-// (bench.WorkingSet: the fit, or bytes=EXPR), its elements, and, on the
+// (sweep.WorkingSet: the fit, or bytes=EXPR), its elements, and, on the
 // point that carries the sweep's summary, the prediction's ratio of
 // medians, interval and verdict from the two points' samples.
-func checkSweep(nb *ipynb.Notebook, r *bench.Result) []string {
+func checkSweep(nb *ipynb.Notebook, r *protocol.Result) []string {
 	sp := r.Sweep
 	if sp == nil {
 		return nil
 	}
 	rs := sweepPoints(nb, sp.ID)
-	var sum *bench.SweepSummary
+	var sum *protocol.SweepSummary
 	for _, p := range rs {
 		if p.Sweep.Summary != nil {
 			sum = p.Sweep.Summary
@@ -57,31 +57,31 @@ func checkSweep(nb *ipynb.Notebook, r *bench.Result) []string {
 	sections := make([]int64, len(rs))
 	self := -1
 	for i, p := range rs {
-		pts[i], sections[i] = bench.PointValues(p.Sweep, sum.Axes), p.Sweep.SectionBytes
+		pts[i], sections[i] = protocol.PointValues(p.Sweep, sum.Axes), p.Sweep.SectionBytes
 		if p.Sweep.Index == sp.Index {
 			self = i
 		}
 	}
-	var expr *bench.BytesExpr
+	var expr *protocol.BytesExpr
 	if e, ok := strings.CutPrefix(sp.BytesRule, "bytes="); ok {
-		x, err := bench.ParseBytesExpr(e)
+		x, err := protocol.ParseBytesExpr(e)
 		if err != nil {
-			return append(problems, fmt.Sprintf("sweep point %s: bytes rule %q: %v", bench.PointLabel(r), sp.BytesRule, err))
+			return append(problems, fmt.Sprintf("sweep point %s: bytes rule %q: %v", protocol.PointLabel(r), sp.BytesRule, err))
 		}
 		expr = x
 	}
 	if self >= 0 && len(rs) >= 2 {
-		bytes, rule, err := bench.WorkingSet(pts, params, sections, expr)
+		bytes, rule, err := protocol.WorkingSet(pts, params, sections, expr)
 		switch {
 		case err != nil:
-			problems = append(problems, fmt.Sprintf("sweep point %s: working set: %v", bench.PointLabel(r), err))
+			problems = append(problems, fmt.Sprintf("sweep point %s: working set: %v", protocol.PointLabel(r), err))
 		case (bytes[self] == nil) != (sp.Bytes == nil) || bytes[self] != nil && *bytes[self] != *sp.Bytes:
 			problems = append(problems, fmt.Sprintf("sweep point %s: bytes is %s, the points' values and static data give %s (%s)",
-				bench.PointLabel(r), bytesText(sp.Bytes), bytesText(bytes[self]), rule))
+				protocol.PointLabel(r), bytesText(sp.Bytes), bytesText(bytes[self]), rule))
 		}
 	}
 	if e := r.Protocol.Elements; e == nil || *e != sp.Elements {
-		problems = append(problems, fmt.Sprintf("sweep point %s: elements is %d, the protocol's is %v", bench.PointLabel(r), sp.Elements, r.Protocol.Elements))
+		problems = append(problems, fmt.Sprintf("sweep point %s: elements is %d, the protocol's is %v", protocol.PointLabel(r), sp.Elements, r.Protocol.Elements))
 	}
 	if sp.Summary == nil || sp.Summary.Prediction == nil || sp.Summary.Prediction.Observed == nil {
 		return problems
@@ -111,7 +111,7 @@ func bytesText(b *int64) string {
 // (report.SweepPoint) and, on the point with the sweep's summary, the
 // sweep's commentary (report.SweepCommentary of its points), the next
 // Markdown output after it.
-func checkSweepRendered(nb *ipynb.Notebook, f ipynb.Found, r *bench.Result) []string {
+func checkSweepRendered(nb *ipynb.Notebook, f ipynb.Found, r *protocol.Result) []string {
 	var problems []string
 	out := nb.Cells[f.Cell].Outputs[f.Output]
 	want := report.SweepPoint(r)

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
 	"github.com/benchbook/benchbook/ipynb/ipynbtest"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
@@ -17,28 +17,28 @@ import (
 // sweepOf makes a three-point sweep N:1K,2K,4K of seed 000's synthetic
 // results, a static int array of N beside 96 other bytes, with a
 // prediction judged as the runner judges it; doctor changes it after.
-func sweepOf(t *testing.T, doctor func([]*bench.Result)) *ipynb.Notebook {
+func sweepOf(t *testing.T, doctor func([]*protocol.Result)) *ipynb.Notebook {
 	t.Helper()
-	axes := []bench.Axis{{Param: "N", Values: []int64{1024, 2048, 4096}}}
-	var rs []*bench.Result
+	axes := []protocol.Axis{{Param: "N", Values: []int64{1024, 2048, 4096}}}
+	var rs []*protocol.Result
 	for i, v := range axes[0].Values {
 		r := benchtest.Seed000(uint64(10 + i))
 		e := v
 		r.Protocol.Elements = &e
 		rs = append(rs, r)
 	}
-	pts := bench.Points(axes)
+	pts := protocol.Points(axes)
 	sections := []int64{96 + 4*1024, 96 + 4*2048, 96 + 4*4096}
-	by, rule, err := bench.WorkingSet(pts, []string{"N"}, sections, nil)
+	by, rule, err := protocol.WorkingSet(pts, []string{"N"}, sections, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, r := range rs {
-		r.Sweep = &bench.SweepPoint{ID: "sweep-test", Index: i, Of: 3, Param: "N", Value: pts[i][0], Elements: pts[i][0],
+		r.Sweep = &protocol.SweepPoint{ID: "sweep-test", Index: i, Of: 3, Param: "N", Value: pts[i][0], Elements: pts[i][0],
 			Bytes: by[i], BytesRule: rule, SectionBytes: sections[i]}
-		r.Findings = bench.Findings(r) // as the runner makes them, last
+		r.Findings = protocol.Findings(r) // as the runner makes them, last
 	}
-	p, err := bench.ParseSweepPrediction("time(4K)/time(1K)~1", axes)
+	p, err := protocol.ParseSweepPrediction("time(4K)/time(1K)~1", axes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +46,8 @@ func sweepOf(t *testing.T, doctor func([]*bench.Result)) *ipynb.Notebook {
 	if err := p.JudgeSweep(rs, axes, "sink"); err != nil {
 		t.Fatal(err)
 	}
-	rs[2].Sweep.Summary = &bench.SweepSummary{Axes: axes, Variant: "sink", OrderSeed: "5", Order: [][]int{{2, 0, 1}},
-		Caches: []bench.CacheMark{{Name: "L1d", Bytes: 6 << 10, Source: "test"}}, Prediction: p}
+	rs[2].Sweep.Summary = &protocol.SweepSummary{Axes: axes, Variant: "sink", OrderSeed: "5", Order: [][]int{{2, 0, 1}},
+		Caches: []protocol.CacheMark{{Name: "L1d", Bytes: 6 << 10, Source: "test"}}, Prediction: p}
 	if doctor != nil {
 		doctor(rs)
 	}
@@ -77,17 +77,17 @@ func TestVerifySweep(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		doctor func([]*bench.Result)
+		doctor func([]*protocol.Result)
 		says   string
 	}{
-		{"a sweep value", func(rs []*bench.Result) { rs[1].Sweep.Value = 3072 }, "sweep point N=3K: bytes is 8192, the points' values and static data give null"},
-		{"bytes", func(rs []*bench.Result) { *rs[0].Sweep.Bytes = 8192 }, "sweep point N=1K: bytes is 8192, the points' values and static data give 4096"},
-		{"static data", func(rs []*bench.Result) { rs[2].Sweep.SectionBytes += 4096 }, "bytes is 16384, the points' values and static data give null"},
-		{"the prediction", func(rs []*bench.Result) {
+		{"a sweep value", func(rs []*protocol.Result) { rs[1].Sweep.Value = 3072 }, "sweep point N=3K: bytes is 8192, the points' values and static data give null"},
+		{"bytes", func(rs []*protocol.Result) { *rs[0].Sweep.Bytes = 8192 }, "sweep point N=1K: bytes is 8192, the points' values and static data give 4096"},
+		{"static data", func(rs []*protocol.Result) { rs[2].Sweep.SectionBytes += 4096 }, "bytes is 16384, the points' values and static data give null"},
+		{"the prediction", func(rs []*protocol.Result) {
 			x := *rs[2].Sweep.Summary.Prediction.Observed * 1.5
 			rs[2].Sweep.Summary.Prediction.Observed = &x
 		}, `sweep prediction "time(4K)/time(1K)~1": observed is`},
-		{"a point missing", func(rs []*bench.Result) { rs[0].Sweep.ID = "other" }, "sweep sweep-test: 2 points in the notebook, the sweep has 3"},
+		{"a point missing", func(rs []*protocol.Result) { rs[0].Sweep.ID = "other" }, "sweep sweep-test: 2 points in the notebook, the sweep has 3"},
 	} {
 		out.Reset()
 		ok, _ := Verify(sweepOf(t, tc.doctor), &out)

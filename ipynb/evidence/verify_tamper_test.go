@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/plot"
 )
@@ -45,7 +45,7 @@ func seedCells(t *testing.T) *ipynb.Notebook {
 // have been drawn by an earlier version, whose labels differ.
 func redraw(t *testing.T, c *ipynb.Cell) {
 	t.Helper()
-	var r *bench.Result
+	var r *protocol.Result
 	var pngs []int
 	for j, o := range c.Outputs {
 		if v, ok := o.Data[display.MIMEResult]; ok {

@@ -8,17 +8,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/ipynb"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
 )
 
 // countSamples counts the samples of a result the long way, for the
 // expected description.
-func countSamples(r *bench.Result) (series, samples int) {
+func countSamples(r *protocol.Result) (series, samples int) {
 	samples = len(r.AA.SamplesNS)
 	for _, v := range r.Variants {
-		for _, s := range []*bench.Samples{v.Series.Interleaved, v.Series.InProcess, v.Series.Fresh} {
+		for _, s := range []*protocol.Samples{v.Series.Interleaved, v.Series.InProcess, v.Series.Fresh} {
 			if s != nil {
 				series++
 				samples += len(s.SamplesNS)
@@ -34,8 +34,8 @@ func countSamples(r *bench.Result) (series, samples int) {
 
 func TestVerifyPassesOnAnHonestResult(t *testing.T) {
 	r := benchtest.Seed000(7)
-	r.AA = bench.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
-	r.Comparisons = bench.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
+	r.AA = protocol.AAControl(r.AA.Variant, r.Variant(r.AA.Variant).Series.Interleaved.SamplesNS, r.AA.SamplesNS, r.Protocol, r.RoundBlock)
+	r.Comparisons = protocol.Comparisons(r.Variants, r.Protocol, r.RoundBlock)
 	nb := roundTrip(t, resultNotebook(t, r))
 	var out bytes.Buffer
 	ok, err := Verify(nb, &out)
@@ -52,53 +52,53 @@ func TestVerifyPassesOnAnHonestResult(t *testing.T) {
 func TestVerifyNamesWhatDoesNotMatch(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		change func(r *bench.Result)
+		change func(r *protocol.Result)
 		says   string
 	}{
-		{"one sample changed", func(r *bench.Result) {
+		{"one sample changed", func(r *protocol.Result) {
 			s := r.Variant("sink").Series.Interleaved.SamplesNS
 			s[slices.Index(s, slices.Max(s))] *= 3 // min and median stay, max moves
 		}, "variant sink series interleaved: max is "},
-		{"a median changed", func(r *bench.Result) { r.Variant("sink").Series.Fresh.Summary.Median += 1 },
+		{"a median changed", func(r *protocol.Result) { r.Variant("sink").Series.Fresh.Summary.Median += 1 },
 			"variant sink series fresh: median is "},
-		{"a cold cv changed", func(r *bench.Result) { r.Variant("checksum").Series.Cold.Summary.CVPct *= 1.5 },
+		{"a cold cv changed", func(r *protocol.Result) { r.Variant("checksum").Series.Cold.Summary.CVPct *= 1.5 },
 			"variant checksum series cold: cv_pct is "},
-		{"a pair share changed", func(r *bench.Result) { r.Variant("sink").Series.InProcess.Summary.PairsOver2Pct += 0.01 },
+		{"a pair share changed", func(r *protocol.Result) { r.Variant("sink").Series.InProcess.Summary.PairsOver2Pct += 0.01 },
 			"variant sink series in_process: pairs_over_2pct is "},
-		{"a comparison ratio changed", func(r *bench.Result) { r.Comparisons[1].Ratio *= 1.01 },
+		{"a comparison ratio changed", func(r *protocol.Result) { r.Comparisons[1].Ratio *= 1.01 },
 			"(interleaved): ratio is "},
-		{"a comparison p-value changed", func(r *bench.Result) { r.Comparisons[0].PValue *= 2 }, "(interleaved): p_value is "},
-		{"a comparison verdict flipped", func(r *bench.Result) { r.Comparisons[0].Significant = !r.Comparisons[0].Significant },
+		{"a comparison p-value changed", func(r *protocol.Result) { r.Comparisons[0].PValue *= 2 }, "(interleaved): p_value is "},
+		{"a comparison verdict flipped", func(r *protocol.Result) { r.Comparisons[0].Significant = !r.Comparisons[0].Significant },
 			"(interleaved): significant is "},
-		{"a comparison dropped", func(r *bench.Result) { r.Comparisons = r.Comparisons[1:] }, ": missing; the samples give ratio "},
-		{"the A/A ratio changed", func(r *bench.Result) { r.AA.Ratio += 0.01 }, "A/A control (sink): ratio is "},
-		{"the A/A interval changed", func(r *bench.Result) { r.AA.CIHigh += 0.01 }, "A/A control (sink): ci_high is "},
-		{"the A/A samples are gone", func(r *bench.Result) { r.AA.SamplesNS = nil }, "aa.samples_ns is empty"},
-		{"a checksum verdict flipped", func(r *bench.Result) { r.Variant("checksum").Checksum.OK = false },
+		{"a comparison dropped", func(r *protocol.Result) { r.Comparisons = r.Comparisons[1:] }, ": missing; the samples give ratio "},
+		{"the A/A ratio changed", func(r *protocol.Result) { r.AA.Ratio += 0.01 }, "A/A control (sink): ratio is "},
+		{"the A/A interval changed", func(r *protocol.Result) { r.AA.CIHigh += 0.01 }, "A/A control (sink): ci_high is "},
+		{"the A/A samples are gone", func(r *protocol.Result) { r.AA.SamplesNS = nil }, "aa.samples_ns is empty"},
+		{"a checksum verdict flipped", func(r *protocol.Result) { r.Variant("checksum").Checksum.OK = false },
 			"variant checksum checksum: ok is false, but got "},
-		{"a checksum total changed", func(r *bench.Result) { r.Variant("checksum").Checksum.Got += 1 },
+		{"a checksum total changed", func(r *protocol.Result) { r.Variant("checksum").Checksum.Got += 1 },
 			"variant checksum checksum: ok is true"},
-		{"the schema is broken", func(r *bench.Result) { r.Schema = "benchbook.result/0" }, "does not match result.schema.json"},
-		{"the first and last fresh samples swapped", func(r *bench.Result) {
+		{"the schema is broken", func(r *protocol.Result) { r.Schema = "benchbook.result/0" }, "does not match result.schema.json"},
+		{"the first and last fresh samples swapped", func(r *protocol.Result) {
 			s := r.Variant("sink").Series.Fresh.SamplesNS
 			s[0], s[len(s)-1] = s[len(s)-1], s[0]
 		}, "samples_sha256 does not match the samples in their order"},
-		{"a sample moved to another place in its round", func(r *bench.Result) {
+		{"a sample moved to another place in its round", func(r *protocol.Result) {
 			p := r.Variant("sink").Series.Interleaved.Positions
 			p[0] = (p[0] + 1) % 4
 		}, "is not where order seed"},
-		{"the order seed changed", func(r *bench.Result) { r.Protocol.OrderSeed = "12345" }, "is not where order seed 12345"},
-		{"an adjusted p-value changed", func(r *bench.Result) { r.Comparisons[0].PAdjusted /= 2 }, "p_adjusted is "},
-		{"the effective sample size changed", func(r *bench.Result) { r.AA.NEff += 3 }, "n_eff is "},
-		{"a baseline verdict changed", func(r *bench.Result) {
+		{"the order seed changed", func(r *protocol.Result) { r.Protocol.OrderSeed = "12345" }, "is not where order seed 12345"},
+		{"an adjusted p-value changed", func(r *protocol.Result) { r.Comparisons[0].PAdjusted /= 2 }, "p_adjusted is "},
+		{"the effective sample size changed", func(r *protocol.Result) { r.AA.NEff += 3 }, "n_eff is "},
+		{"a baseline verdict changed", func(r *protocol.Result) {
 			withBaseline(r)
-			r.Baseline.Variants[0].Verdict = bench.VerdictFaster
+			r.Baseline.Variants[0].Verdict = protocol.VerdictFaster
 		}, "baseline sink (interleaved): verdict is"},
-		{"a baseline measured in fewer blocks", func(r *bench.Result) {
+		{"a baseline measured in fewer blocks", func(r *protocol.Result) {
 			withBaseline(r)
 			r.Baseline.Blocks = 0
 		}, "baseline sink (interleaved): "},
-		{"a baseline sample changed", func(r *bench.Result) {
+		{"a baseline sample changed", func(r *protocol.Result) {
 			withBaseline(r)
 			r.Baseline.Variants[0].SamplesNS[3] *= 2
 		}, "baseline sink (interleaved): "},
@@ -149,7 +149,7 @@ func TestVerifyUnreadableResult(t *testing.T) {
 
 func TestVerifyJudgesThePrediction(t *testing.T) {
 	r := benchtest.Seed000(6)
-	p, err := bench.ParsePrediction("sink/discarded>100")
+	p, err := protocol.ParsePrediction("sink/discarded>100")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,22 +171,22 @@ func TestVerifyJudgesThePrediction(t *testing.T) {
 // withBaseline gives r a same-run baseline measured in blocks (its
 // interleaved rounds' blocks, r.RoundBlock): the sink variant's previous
 // build, 25% faster, judged as the runner judges it.
-func withBaseline(r *bench.Result) {
+func withBaseline(r *protocol.Result) {
 	now := r.Variant("sink").Series.Interleaved.SamplesNS
 	prev := make([]float64, len(now))
 	for i, x := range now {
 		prev[i] = x * 0.8 * (1 + 0.001*float64(i%3))
 	}
-	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
-		Variants: []bench.BaselineVariant{{Name: "sink", AsmSame: false, Series: "interleaved", SamplesNS: prev}}}
-	r.Protocol.BlockRounds, r.Protocol.Resolve = bench.BlockRounds, 0.02
-	bench.JudgeBaseline(r, r.Baseline)
+	r.Baseline = &protocol.Baseline{Kernel: r.Kernel, SameRun: true, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
+		Variants: []protocol.BaselineVariant{{Name: "sink", AsmSame: false, Series: "interleaved", SamplesNS: prev}}}
+	r.Protocol.BlockRounds, r.Protocol.Resolve = protocol.BlockRounds, 0.02
+	protocol.JudgeBaseline(r, r.Baseline)
 }
 
 func TestVerifyPassesWithABaseline(t *testing.T) {
 	r := benchtest.Seed000(11)
 	withBaseline(r)
-	if e := r.Baseline.Variants[0]; e.Verdict != bench.VerdictSlower {
+	if e := r.Baseline.Variants[0]; e.Verdict != protocol.VerdictSlower {
 		t.Fatalf("25%% more time judged %q (ratio %v)", e.Verdict, e.Ratio)
 	}
 	var out bytes.Buffer

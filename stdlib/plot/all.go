@@ -3,7 +3,7 @@ package plot
 import (
 	"errors"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // All returns every plot of r that has data, in the order Strip, InVsFresh,
@@ -11,9 +11,9 @@ import (
 // InVsFresh, one without cold passes no Cold, one without a BENCH_OPS
 // variant no Latency. A plot that fails for another reason becomes a
 // figure without images whose text is the error, so that it is seen.
-func All(r *bench.Result) []*Figure {
+func All(r *result.Result) []*Figure {
 	var figs []*Figure
-	for _, f := range []func(*bench.Result) (*Figure, error){Strip, InVsFresh, RunOrder, Cold, ECDF, Latency} {
+	for _, f := range []func(*result.Result) (*Figure, error){Strip, InVsFresh, RunOrder, Cold, ECDF, Latency} {
 		fig, err := f(r)
 		switch {
 		case errors.Is(err, ErrNoData):

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -30,10 +30,10 @@ type coldSeries struct {
 // of its own, so that cold against warm reads for a dead variant as for a
 // live one; under each: the cold median, its ratio to the warm median, and
 // the median minor page faults of the cold pass.
-func Cold(r *bench.Result) (*Figure, error) { return figureOf(coldChartOf(r)) }
+func Cold(r *result.Result) (*Figure, error) { return figureOf(coldChartOf(r)) }
 
 // coldChartOf builds the chart of Cold.
-func coldChartOf(r *bench.Result) (*chart, error) {
+func coldChartOf(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "Cold"); err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s coldSeries) refs() []float64 {
 }
 
 // coldOf returns the variants that have cold passes.
-func coldOf(r *bench.Result) []coldSeries {
+func coldOf(r *result.Result) []coldSeries {
 	var cs []coldSeries
 	for i, v := range r.Variants {
 		cold := v.Series.Cold
@@ -96,7 +96,7 @@ func coldOf(r *bench.Result) []coldSeries {
 		}
 		for _, w := range []struct {
 			from string
-			s    *bench.Samples
+			s    *result.Samples
 		}{{"in-process", v.Series.InProcess}, {"interleaved", v.Series.Interleaved}} {
 			if w.s != nil && len(w.s.SamplesNS) > 0 {
 				s.warm, s.warmFrom = median(w.s.SamplesNS), w.from

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -17,10 +17,10 @@ import (
 // A shift is a difference of location, a slope a difference of spread, a tail
 // the outliers. The time axis is logarithmic when the samples span more
 // than 100x.
-func ECDF(r *bench.Result) (*Figure, error) { return figureOf(ecdfOf(r)) }
+func ECDF(r *result.Result) (*Figure, error) { return figureOf(ecdfOf(r)) }
 
 // ecdfOf builds the chart of ECDF.
-func ecdfOf(r *bench.Result) (*chart, error) {
+func ecdfOf(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "ECDF"); err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func ECDFSeries(title string, series map[string][]float64) (*Figure, error) {
 // Overlay draws one variant's interleaved distribution in two results, before
 // and after a change, as two ECDFs on one axis; the title gives both medians
 // and their ratio, and the builds when they differ.
-func Overlay(before, after *bench.Result, variant string) (*Figure, error) {
+func Overlay(before, after *result.Result, variant string) (*Figure, error) {
 	b, err := variantSeries(before, "before", variant)
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func Overlay(before, after *bench.Result, variant string) (*Figure, error) {
 }
 
 // variantSeries returns a variant's interleaved series from r (called which).
-func variantSeries(r *bench.Result, which, variant string) (named, error) {
+func variantSeries(r *result.Result, which, variant string) (named, error) {
 	if err := checkResult(r, "Overlay ("+which+")"); err != nil {
 		return named{}, err
 	}

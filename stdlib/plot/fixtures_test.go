@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // gen draws fixed synthetic samples: the same seed gives the same series.
@@ -41,7 +41,7 @@ func (g gen) minflt(n int, base int64) []int64 {
 	return s
 }
 
-func samples(ns []float64) *bench.Samples { return &bench.Samples{SamplesNS: ns} }
+func samples(ns []float64) *result.Samples { return &result.Samples{SamplesNS: ns} }
 
 func ptr[T any](v T) *T { return &v }
 
@@ -49,19 +49,19 @@ func ptr[T any](v T) *T { return &v }
 // (the clock's 1 ns jitter), two live ones around 500 µs with a 1% spread and
 // one outlier each, fresh-process series a little slower and wider, cold
 // passes about twice a warm one with 1024 page faults, and an A/A copy.
-func deadAndLive() *bench.Result {
+func deadAndLive() *result.Result {
 	g := newGen(1)
-	live := func(name string, mean float64, outlierAt int) bench.Variant {
+	live := func(name string, mean float64, outlierAt int) result.Variant {
 		in := g.normal(30, mean, 0.01)
 		in[outlierAt] *= 1.3
-		return bench.Variant{
+		return result.Variant{
 			Name:  name,
 			Batch: 1,
-			Series: bench.Series{
+			Series: result.Series{
 				Interleaved: samples(in),
 				InProcess:   samples(g.normal(30, mean*0.995, 0.008)),
 				Fresh:       samples(g.normal(30, mean*1.02, 0.025)),
-				Cold: &bench.Cold{
+				Cold: &result.Cold{
 					Samples:         *samples(g.normal(30, mean*2.2, 0.05)),
 					MinFlt:          g.minflt(30, 1024),
 					InProcessColdNS: ptr(mean * 2.35),
@@ -70,48 +70,48 @@ func deadAndLive() *bench.Result {
 			},
 		}
 	}
-	dead := bench.Variant{
+	dead := result.Variant{
 		Name:  "discarded",
 		Dead:  true,
 		Batch: 1,
-		Series: bench.Series{
+		Series: result.Series{
 			Interleaved: samples(g.clock(30, 20)),
 			InProcess:   samples(g.clock(30, 20)),
 			Fresh:       samples(g.clock(30, 21)),
-			Cold: &bench.Cold{
+			Cold: &result.Cold{
 				Samples:         *samples(g.clock(30, 95)),
 				MinFlt:          g.minflt(30, 2),
 				InProcessColdNS: ptr(88.0),
 			},
 		},
 	}
-	return &bench.Result{
-		Schema: bench.SchemaID,
-		Kernel: bench.Kernel{Name: "sum", Lang: "c", Compiler: "cc 12.2.0", Flags: []string{"-std=c11", "-O2"}},
-		Protocol: bench.Protocol{
+	return &result.Result{
+		Schema: result.SchemaID,
+		Kernel: result.Kernel{Name: "sum", Lang: "c", Compiler: "cc 12.2.0", Flags: []string{"-std=c11", "-O2"}},
+		Protocol: result.Protocol{
 			Reps: 30, Runs: 30, Warmup: 1,
 			Variants: []string{"discarded", "sink", "checksum"},
 			Fresh:    []string{"discarded", "sink", "checksum"},
 		},
-		Variants: []bench.Variant{dead, live("sink", 498_000, 17), live("checksum", 501_500, 5)},
-		AA:       bench.AA{Variant: "sink", SamplesNS: g.normal(30, 498_500, 0.01)},
+		Variants: []result.Variant{dead, live("sink", 498_000, 17), live("checksum", 501_500, 5)},
+		AA:       result.AA{Variant: "sink", SamplesNS: g.normal(30, 498_500, 0.01)},
 	}
 }
 
 // liveOnly has two live variants 3.8x apart, with interleaved and in-process
 // series only: a linear axis, and no fresh or cold plot.
-func liveOnly() *bench.Result {
+func liveOnly() *result.Result {
 	g := newGen(2)
-	v := func(name string, mean float64) bench.Variant {
-		return bench.Variant{Name: name, Batch: 1, Series: bench.Series{
+	v := func(name string, mean float64) result.Variant {
+		return result.Variant{Name: name, Batch: 1, Series: result.Series{
 			Interleaved: samples(g.normal(30, mean, 0.012)),
 			InProcess:   samples(g.normal(30, mean*1.004, 0.01)),
 		}}
 	}
-	return &bench.Result{
-		Schema:   bench.SchemaID,
-		Kernel:   bench.Kernel{Name: "dot", Lang: "go", Compiler: "go1.26.8", Flags: []string{"-gcflags=-B"}},
-		Protocol: bench.Protocol{Reps: 30, Runs: 10, Variants: []string{"scalar", "unrolled4"}},
-		Variants: []bench.Variant{v("scalar", 498_000), v("unrolled4", 131_000)},
+	return &result.Result{
+		Schema:   result.SchemaID,
+		Kernel:   result.Kernel{Name: "dot", Lang: "go", Compiler: "go1.26.8", Flags: []string{"-gcflags=-B"}},
+		Protocol: result.Protocol{Reps: 30, Runs: 10, Variants: []string{"scalar", "unrolled4"}},
+		Variants: []result.Variant{v("scalar", 498_000), v("unrolled4", 131_000)},
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"math"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -22,7 +22,7 @@ var offClock = color.RGBA{R: 220, G: 20, B: 60, A: 255}
 // offClockMarks says, per sample of s, whether its process's clock (the
 // series' freq_mhz) is more than OffClockPct from the run's median clock;
 // nil when s has no clocks or none is off.
-func offClockMarks(r *bench.Result, s *bench.Samples) []bool {
+func offClockMarks(r *result.Result, s *result.Samples) []bool {
 	run, ok := r.MedianClockMHz()
 	if !ok || s == nil || len(s.FreqMHz) != len(s.SamplesNS) {
 		return nil
@@ -61,7 +61,7 @@ func addOffClockRings(p *plot.Plot, dots *Jitter, marks []bool) *Jitter {
 
 // offClockLegend is the legend entry of the rings: short, since the
 // legend column takes its width from its longest entry.
-func offClockLegend(r *bench.Result) string {
+func offClockLegend(r *result.Result) string {
 	run, _ := r.MedianClockMHz()
 	return fmt.Sprintf("clock >%g%% off %.0f MHz", OffClockPct, run)
 }

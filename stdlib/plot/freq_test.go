@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -15,7 +15,7 @@ import (
 // withClocks gives every fresh series of r a clock per process: 3000 MHz,
 // except every fifth process at 2700 MHz (10% off), whose pass is
 // correspondingly slower.
-func withClocks(r *bench.Result) {
+func withClocks(r *result.Result) {
 	for i := range r.Variants {
 		s := r.Variants[i].Series.Fresh
 		if s == nil {
@@ -27,8 +27,8 @@ func withClocks(r *bench.Result) {
 				mhz = 2700
 				s.SamplesNS[j] *= 3000.0 / 2700
 			}
-			e := &bench.FreqEstimate{MHz: mhz, NS: 1e6, MedianNS: 1e6 + 1000, WorstNS: 1e6 + 2000, Iterations: 1, Adds: 64}
-			s.FreqProcesses = append(s.FreqProcesses, bench.FreqProcess{Before: e, After: e, Samples: 1})
+			e := &result.FreqEstimate{MHz: mhz, NS: 1e6, MedianNS: 1e6 + 1000, WorstNS: 1e6 + 2000, Iterations: 1, Adds: 64}
+			s.FreqProcesses = append(s.FreqProcesses, result.FreqProcess{Before: e, After: e, Samples: 1})
 			s.FreqMHz = append(s.FreqMHz, mhz)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot/cmpimg"
 )
 
@@ -49,7 +49,7 @@ func goldenCases() []struct {
 }
 
 // halved is r rebuilt with other flags, its variants twice as fast.
-func halved(r *bench.Result) *bench.Result {
+func halved(r *result.Result) *result.Result {
 	out := *r
 	out.Kernel.Flags = []string{"-gcflags=-B", "-tags=unroll"}
 	out.Variants = nil
@@ -58,7 +58,7 @@ func halved(r *bench.Result) *bench.Result {
 		for i, x := range v.Series.Interleaved.SamplesNS {
 			s[i] = x / 2 * (1 + 0.01*float64(i%3))
 		}
-		v.Series = bench.Series{Interleaved: samples(s)}
+		v.Series = result.Series{Interleaved: samples(s)}
 		out.Variants = append(out.Variants, v)
 	}
 	return &out

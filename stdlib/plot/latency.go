@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -20,10 +20,10 @@ import (
 // ends at the slowest operation (q = 1 - 1/n). The timer's overhead (an
 // empty operation) is a dashed horizontal line in the variant's colour: it
 // is inside every percentile, not subtracted.
-func Latency(r *bench.Result) (*Figure, error) { return figureOf(latencyChart(r)) }
+func Latency(r *result.Result) (*Figure, error) { return figureOf(latencyChart(r)) }
 
 // latencyChart builds the chart of Latency.
-func latencyChart(r *bench.Result) (*chart, error) {
+func latencyChart(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "Latency"); err != nil {
 		return nil, err
 	}
@@ -90,13 +90,13 @@ func latencyChart(r *bench.Result) (*chart, error) {
 // latencyCurve is the percentile curve of l: at 1/(1-q) for q from 0 to
 // 1-1/n in 40 steps per decade of 1/(1-q), the time at q (drawn at floor
 // when it is 0), then the slowest operation at 1/(1-q) = n.
-func latencyCurve(l *bench.Latency, floor float64) plotter.XYs {
+func latencyCurve(l *result.Latency, floor float64) plotter.XYs {
 	ns := func(ticks uint64) float64 { return max(float64(ticks)*1000/l.TicksPerUS, floor) }
 	var xys plotter.XYs
 	last := math.Log10(float64(l.N))
 	for k := 0; float64(k)/40 < last; k++ {
 		x := math.Pow(10, float64(k)/40)
-		xys = append(xys, plotter.XY{X: x, Y: ns(bench.LatencyPercentile(l.Buckets, 1-1/x))})
+		xys = append(xys, plotter.XY{X: x, Y: ns(result.LatencyPercentile(l.Buckets, 1-1/x))})
 	}
 	return append(xys, plotter.XY{X: max(float64(l.N), 1.0001), Y: max(l.MaxNS, floor)})
 }

@@ -6,17 +6,17 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // latencyResult is seed 000's result with a simulated latency on sink:
 // 99,990 operations of 40 ticks, 9 of 20,000, one of 4,000,000, at 2000
 // ticks per us (20 ns, 10 us, 2 ms), timer overhead 18 ns.
-func latencyResult() *bench.Result {
+func latencyResult() *result.Result {
 	r := benchtest.Seed000(3)
-	l := &bench.Latency{OpsPerPass: 10000, Passes: 10, TicksPerUS: 2000, MaxTicks: 4000000, OverheadTicks: 36,
-		Buckets: [][2]int64{{40, 99990}, {int64(bench.LatencyIndex(20000)), 9}, {int64(bench.LatencyIndex(4000000)), 1}}}
+	l := &result.Latency{OpsPerPass: 10000, Passes: 10, TicksPerUS: 2000, MaxTicks: 4000000, OverheadTicks: 36,
+		Buckets: [][2]int64{{40, 99990}, {int64(result.LatencyIndex(20000)), 9}, {int64(result.LatencyIndex(4000000)), 1}}}
 	l.Summarize()
 	r.Variant("sink").Latency = l
 	return r

@@ -5,7 +5,7 @@ import (
 	"image/color"
 	"strconv"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -20,10 +20,10 @@ import (
 // axis on which drift, warm-up, a shift between the parts and outliers show
 // as slopes, first points apart, a step and lone points; the legend gives
 // each variant's median.
-func RunOrder(r *bench.Result) (*Figure, error) { return figureOf(runOrderOf(r)) }
+func RunOrder(r *result.Result) (*Figure, error) { return figureOf(runOrderOf(r)) }
 
 // runOrderOf builds the chart of RunOrder.
-func runOrderOf(r *bench.Result) (*chart, error) {
+func runOrderOf(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "RunOrder"); err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func references(inter, inproc []named) map[int]float64 {
 }
 
 // inProcess returns the variants' in-process series that have samples.
-func inProcess(r *bench.Result) []named {
+func inProcess(r *result.Result) []named {
 	var ss []named
 	for i, v := range r.Variants {
 		if s := v.Series.InProcess; s != nil && len(s.SamplesNS) > 0 {

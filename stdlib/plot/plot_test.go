@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -25,8 +25,8 @@ var _ display.Renderer = (*Figure)(nil)
 // builders are the five plots of a result, by name.
 var builders = []struct {
 	name  string
-	build func(*bench.Result) (*chart, error)
-	fig   func(*bench.Result) (*Figure, error)
+	build func(*result.Result) (*chart, error)
+	fig   func(*result.Result) (*Figure, error)
 }{
 	{"Strip", stripOf, Strip},
 	{"InVsFresh", inVsFreshOf, InVsFresh},
@@ -330,8 +330,8 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestNoDataIsAnError(t *testing.T) {
-	noSamples := &bench.Result{Kernel: bench.Kernel{Name: "k"}, Variants: []bench.Variant{{Name: "v", Series: bench.Series{Interleaved: &bench.Samples{}}}}}
-	for _, r := range []*bench.Result{nil, {}, noSamples} {
+	noSamples := &result.Result{Kernel: result.Kernel{Name: "k"}, Variants: []result.Variant{{Name: "v", Series: result.Series{Interleaved: &result.Samples{}}}}}
+	for _, r := range []*result.Result{nil, {}, noSamples} {
 		for _, b := range builders {
 			if _, err := b.fig(r); !errors.Is(err, ErrNoData) {
 				t.Errorf("%s(%v): err = %v, want ErrNoData", b.name, r, err)
@@ -397,7 +397,7 @@ func TestZeroSamplesOnLogAxis(t *testing.T) {
 	if _, err := c.figure(); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []func(*bench.Result) (*Figure, error){ECDF, RunOrder} {
+	for _, f := range []func(*result.Result) (*Figure, error){ECDF, RunOrder} {
 		if _, err := f(r); err != nil {
 			t.Error(err)
 		}

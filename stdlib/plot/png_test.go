@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
@@ -43,7 +43,7 @@ func oldBundleBytes(t *testing.T, c *chart) int {
 func TestBundleSize(t *testing.T) {
 	makers := []struct {
 		name string
-		of   func(*bench.Result) (*chart, error)
+		of   func(*result.Result) (*chart, error)
 	}{{"strip", stripOf}, {"in-vs-fresh", inVsFreshOf}, {"run-order", runOrderOf}, {"cold", coldChartOf}, {"ecdf", ecdfOf}}
 	var before, after int
 	for _, m := range makers {
@@ -127,11 +127,11 @@ func TestPublishedSizes(t *testing.T) {
 			if !ok {
 				continue
 			}
-			var r bench.Result
+			var r result.Result
 			if err := json.Unmarshal(v, &r); err != nil {
 				t.Fatal(err)
 			}
-			for _, of := range []func(*bench.Result) (*chart, error){stripOf, inVsFreshOf, runOrderOf, coldChartOf, ecdfOf} {
+			for _, of := range []func(*result.Result) (*chart, error){stripOf, inVsFreshOf, runOrderOf, coldChartOf, ecdfOf} {
 				ch, err := of(&r)
 				if err != nil {
 					continue

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -23,10 +23,10 @@ type pair struct {
 // has a panel and an axis of its own, so that a shift of a few percent
 // between its two series shows even when another variant is 10^4 times
 // faster; the panel's title gives the ratio of the medians.
-func InVsFresh(r *bench.Result) (*Figure, error) { return figureOf(inVsFreshOf(r)) }
+func InVsFresh(r *result.Result) (*Figure, error) { return figureOf(inVsFreshOf(r)) }
 
 // inVsFreshOf builds the chart of InVsFresh.
-func inVsFreshOf(r *bench.Result) (*chart, error) {
+func inVsFreshOf(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "InVsFresh"); err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func inVsFreshOf(r *bench.Result) (*chart, error) {
 }
 
 // freshPairs returns the variants that have both Part 2 series.
-func freshPairs(r *bench.Result) []pair {
+func freshPairs(r *result.Result) []pair {
 	var ps []pair
 	for i, v := range r.Variants {
 		in, fr := v.Series.InProcess, v.Series.Fresh

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -18,10 +18,10 @@ import (
 // when there is one, is drawn beside the variants, in its variant's colour
 // with open dots. The time axis is logarithmic when the samples span more
 // than 100x, as when a dead variant is measured beside a live one.
-func Strip(r *bench.Result) (*Figure, error) { return figureOf(stripOf(r)) }
+func Strip(r *result.Result) (*Figure, error) { return figureOf(stripOf(r)) }
 
 // stripOf builds the chart of Strip.
-func stripOf(r *bench.Result) (*chart, error) {
+func stripOf(r *result.Result) (*chart, error) {
 	if err := checkResult(r, "Strip"); err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func Samples(title string, series map[string][]float64) (*Figure, error) {
 }
 
 // aaCopy returns the A/A control's second copy as a series, or nil.
-func aaCopy(r *bench.Result) *named {
+func aaCopy(r *result.Result) *named {
 	if r.AA.Variant == "" || len(r.AA.SamplesNS) == 0 {
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -80,7 +80,7 @@ func gridLines(vertical bool) *plotter.Grid {
 }
 
 // checkResult fails when there is no result to plot.
-func checkResult(r *bench.Result, fn string) error {
+func checkResult(r *result.Result, fn string) error {
 	if r == nil {
 		return fmt.Errorf("plot: %s: %w: nil result", fn, ErrNoData)
 	}
@@ -92,7 +92,7 @@ func checkResult(r *bench.Result, fn string) error {
 
 // heading is a figure's title: the kernel and what is shown, then how the
 // kernel was built and measured.
-func heading(r *bench.Result, what string) []string {
+func heading(r *result.Result, what string) []string {
 	name := r.Kernel.Name
 	if name == "" {
 		name = "kernel"
@@ -105,7 +105,7 @@ func heading(r *bench.Result, what string) []string {
 }
 
 // buildLine describes the build and the protocol in one line.
-func buildLine(r *bench.Result) string {
+func buildLine(r *result.Result) string {
 	var parts []string
 	k := r.Kernel
 	if b := strings.TrimSpace(strings.Join(append([]string{k.Compiler}, k.Flags...), " ")); b != "" {
@@ -159,7 +159,7 @@ func fromMap(series map[string][]float64) []named {
 }
 
 // interleaved returns the variants' interleaved series that have samples.
-func interleaved(r *bench.Result) []named {
+func interleaved(r *result.Result) []named {
 	var ss []named
 	for i, v := range r.Variants {
 		if s := v.Series.Interleaved; s != nil && len(s.SamplesNS) > 0 {

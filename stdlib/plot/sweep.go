@@ -6,7 +6,9 @@ import (
 	"math"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,7 +23,7 @@ import (
 // error bar, and each cache level of the CPU the sweep ran on as a
 // labelled vertical line. Without working sets, the x axis is the first
 // parameter's value and no cache is marked.
-func Sweep(rs []*bench.Result) (*Figure, error) { return figureOf(sweepChart(rs)) }
+func Sweep(rs []*result.Result) (*Figure, error) { return figureOf(sweepChart(rs)) }
 
 // bytesTicks label a log axis of bytes at powers of two (every other
 // power when the axis spans many).
@@ -40,7 +42,7 @@ func (t bytesTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		label := ""
 		if e%step == 0 {
-			label = bench.FormatSize(int64(v))
+			label = numtext.FormatSize(int64(v))
 			if t.bytes {
 				label += "B"
 			}
@@ -69,12 +71,12 @@ func (ticks125) Ticks(lo, hi float64) []plot.Tick {
 // tickNumber writes 0.05, 1, 20 without trailing zeros.
 func tickNumber(v float64) string { return fmt.Sprintf("%g", math.Round(v*1e6)/1e6) }
 
-func sweepChart(rs []*bench.Result) (*chart, error) {
-	sum := bench.SweepOf(rs)
+func sweepChart(rs []*result.Result) (*chart, error) {
+	sum := findings.SweepOf(rs)
 	if sum == nil || len(rs) == 0 {
 		return nil, fmt.Errorf("plot: Sweep: %w: the results are no sweep", ErrNoData)
 	}
-	variants := bench.SweepVariants(rs)
+	variants := findings.SweepVariants(rs)
 	last := rs[len(rs)-1]
 	hasBytes := last.Sweep.Bytes != nil
 	xl := "working set (bytes, " + last.Sweep.BytesRule + ")"
@@ -107,11 +109,11 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	type named struct {
 		variant, name string
-		points        []bench.CurvePoint
+		points        []findings.CurvePoint
 	}
 	var curves []named
 	for _, v := range variants {
-		names, cs := bench.Curves(rs, v)
+		names, cs := findings.Curves(rs, v)
 		for i := range cs {
 			curves = append(curves, named{v, names[i], cs[i]})
 		}
@@ -167,7 +169,7 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 		for i, k := range sum.Caches {
 			x := float64(k.Bytes)
 			if x < xmin || x > xmax {
-				c.addLegend(fmt.Sprintf("%s %sB: off the axis", k.Name, bench.FormatBytes(k.Bytes)))
+				c.addLegend(fmt.Sprintf("%s %sB: off the axis", k.Name, numtext.FormatBytes(k.Bytes)))
 				continue
 			}
 			l, err := plotter.NewLine(plotter.XYs{{X: x, Y: ymin}, {X: x, Y: ymax}})
@@ -175,7 +177,7 @@ func sweepChart(rs []*bench.Result) (*chart, error) {
 				return nil, err
 			}
 			l.Color, l.Width, l.Dashes = color.NRGBA{R: 90, G: 90, B: 90, A: 255}, vg.Points(0.8), []vg.Length{vg.Points(4), vg.Points(3)}
-			lbl := k.Name + " " + bench.FormatBytes(k.Bytes) + "B"
+			lbl := k.Name + " " + numtext.FormatBytes(k.Bytes) + "B"
 			if k.Shared != "" {
 				lbl += " (CPUs " + k.Shared + ")"
 			}

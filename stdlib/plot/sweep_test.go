@@ -7,14 +7,15 @@ import (
 	"os"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
+	"github.com/benchbook/benchbook/internal/sweep"
 )
 
 // syntheticSweep is a sweep of N ints from 4K to 64M whose time per element
 // steps at 48K, 1M and 32M bytes.
-func syntheticSweep() []*bench.Result {
+func syntheticSweep() []*result.Result {
 	rng := rand.New(rand.NewPCG(1, 1))
-	var rs []*bench.Result
+	var rs []*result.Result
 	for v := int64(4 << 10); v <= 64<<20; v *= 2 {
 		b := 4 * v
 		per := 0.3
@@ -30,11 +31,11 @@ func syntheticSweep() []*bench.Result {
 		for range 20 {
 			ns = append(ns, per*float64(v)*math.Exp(0.05*rng.NormFloat64()))
 		}
-		rs = append(rs, &bench.Result{Kernel: bench.Kernel{Name: "sum"},
-			Variants: []bench.Variant{{Name: "sum", Series: bench.Series{Interleaved: bench.NewSamples(ns)}}},
-			Sweep:    &bench.SweepPoint{ID: "x", Param: "N", Value: v, Elements: v, Bytes: &b, BytesRule: bench.RuleFit}})
+		rs = append(rs, &result.Result{Kernel: result.Kernel{Name: "sum"},
+			Variants: []result.Variant{{Name: "sum", Series: result.Series{Interleaved: result.NewSamples(ns)}}},
+			Sweep:    &result.SweepPoint{ID: "x", Param: "N", Value: v, Elements: v, Bytes: &b, BytesRule: sweep.RuleFit}})
 	}
-	rs[len(rs)-1].Sweep.Summary = &bench.SweepSummary{Variant: "sum", Caches: []bench.CacheMark{
+	rs[len(rs)-1].Sweep.Summary = &result.SweepSummary{Variant: "sum", Caches: []result.CacheMark{
 		{Name: "L1d", Bytes: 48 << 10}, {Name: "L2", Bytes: 1 << 20}, {Name: "L3", Bytes: 32 << 20, Shared: "0-1"}}}
 	return rs
 }
@@ -66,8 +67,8 @@ func TestSweepPlotEveryLiveVariant(t *testing.T) {
 			half[i] = x / 2
 		}
 		r.Variants = append(r.Variants,
-			bench.Variant{Name: "halved", Series: bench.Series{Interleaved: bench.NewSamples(half)}},
-			bench.Variant{Name: "gone", Dead: true, Series: bench.Series{Interleaved: bench.NewSamples(half)}})
+			result.Variant{Name: "halved", Series: result.Series{Interleaved: result.NewSamples(half)}},
+			result.Variant{Name: "gone", Dead: true, Series: result.Series{Interleaved: result.NewSamples(half)}})
 	}
 	c, err := sweepChart(rs)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 )
@@ -33,7 +33,7 @@ func UnitFor(ns float64) Unit {
 
 // FormatNS is bench.FormatNS, the one way a duration is written: three
 // significant digits in the unit that suits it ("20.1 ns", "498 µs").
-var FormatNS = bench.FormatNS
+var FormatNS = numtext.FormatNS
 
 // logSpan is the ratio of largest to smallest positive value above which an
 // axis is logarithmic.

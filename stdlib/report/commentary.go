@@ -7,7 +7,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -22,30 +24,30 @@ type paragraph struct {
 // sentences are not among them: Result shows them verbatim, above the
 // commentary.
 var paragraphs = []paragraph{
-	{bench.TopicPartial, "Partial run.", ""},
-	{bench.TopicPrediction, "Prediction.", ""},
-	{bench.TopicBaseline, "Before / after, in one run.", ""},
-	{bench.TopicDeadCode, "Dead code.", "The compiler may delete work whose value nothing reads; the assembly above shows what each timed region holds."},
-	{bench.TopicComparison, "Live variants.", ""},
-	{bench.TopicPlausibility, "Plausibility.", ""},
-	{bench.TopicCounts, "Instruction counts.", ""},
-	{bench.TopicLatency, "The worst operation.", "Each operation of a BENCH_OPS variant is timed on its own; the percentiles are over the operations of its in-process series."},
-	{bench.TopicFirstTouch, "First touch.", "The cold pass is each process's first timed pass; what it meets depends on when it runs, before or after setup, and on how this OS maps memory on first touch, which its page faults and setup's say."},
-	{bench.TopicResolution, "What one run can resolve.", ""},
-	{bench.TopicLayout, "Layout.", ""},
-	{bench.TopicControl, "Controls.", "A control runs the kernel under one changed condition beside itself, in the same run; a mechanism is named only from the control that isolates it."},
-	{bench.TopicGaps, "Interruptions.", ""},
-	{bench.TopicClock, "The clock during the run.", ""},
-	{bench.TopicSpread, "Spread.", ""},
-	{bench.TopicBatch, "Short passes.", ""},
-	{bench.TopicLoad, "Load.", ""},
+	{findings.TopicPartial, "Partial run.", ""},
+	{findings.TopicPrediction, "Prediction.", ""},
+	{findings.TopicBaseline, "Before / after, in one run.", ""},
+	{findings.TopicDeadCode, "Dead code.", "The compiler may delete work whose value nothing reads; the assembly above shows what each timed region holds."},
+	{findings.TopicComparison, "Live variants.", ""},
+	{findings.TopicPlausibility, "Plausibility.", ""},
+	{findings.TopicCounts, "Instruction counts.", ""},
+	{findings.TopicLatency, "The worst operation.", "Each operation of a BENCH_OPS variant is timed on its own; the percentiles are over the operations of its in-process series."},
+	{findings.TopicFirstTouch, "First touch.", "The cold pass is each process's first timed pass; what it meets depends on when it runs, before or after setup, and on how this OS maps memory on first touch, which its page faults and setup's say."},
+	{findings.TopicResolution, "What one run can resolve.", ""},
+	{findings.TopicLayout, "Layout.", ""},
+	{findings.TopicControl, "Controls.", "A control runs the kernel under one changed condition beside itself, in the same run; a mechanism is named only from the control that isolates it."},
+	{findings.TopicGaps, "Interruptions.", ""},
+	{findings.TopicClock, "The clock during the run.", ""},
+	{findings.TopicSpread, "Spread.", ""},
+	{findings.TopicBatch, "Short passes.", ""},
+	{findings.TopicLoad, "Load.", ""},
 }
 
 // Commentary explains a result in Markdown: one short paragraph per topic,
 // made of the sentences bench.Sentences writes (the findings among them),
 // so that two results give two different texts and no number is written
 // twice by two rules.
-func Commentary(r *bench.Result) string {
+func Commentary(r *result.Result) string {
 	var paras []string
 	for _, p := range commentaryParagraphs(r) {
 		paras = append(paras, strings.Join(append([]string{"**" + p.heading + "**"}, p.sentences...), " "))
@@ -60,13 +62,13 @@ type shownParagraph struct {
 	sentences []string // the lead-in first, when the paragraph has one
 }
 
-func commentaryParagraphs(r *bench.Result) []shownParagraph {
+func commentaryParagraphs(r *result.Result) []shownParagraph {
 	byTopic := map[string][]string{}
 	names := map[string]bool{}
 	for _, v := range r.Variants {
 		names[v.Name] = true
 	}
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		byTopic[s.Topic] = append(byTopic[s.Topic], sentence(s.Text, names))
 	}
 	var out []shownParagraph
@@ -93,7 +95,7 @@ const SummaryWords = 120
 // (up to the first semicolon), in order, until the words run out; the
 // paragraphs left out are named by their headings when they fit, else
 // counted.
-func CommentarySummary(r *bench.Result) string {
+func CommentarySummary(r *result.Result) string {
 	paras := commentaryParagraphs(r)
 	var parts []string
 	words := 0
@@ -154,7 +156,7 @@ func sentence(text string, names map[string]bool) string {
 // summary (CommentarySummary) visible and the paragraphs in a <details>
 // below it (kept by the classic Notebook and nbconvert's HTML); in text
 // and Markdown the summary, then the paragraphs.
-func CommentaryBundle(r *bench.Result) map[string]any {
+func CommentaryBundle(r *result.Result) map[string]any {
 	sum, md := CommentarySummary(r), Commentary(r)
 	var h strings.Builder
 	h.WriteString(`<div class="benchbook-commentary" style="font-family:sans-serif;font-size:13px">`)
@@ -168,4 +170,4 @@ func CommentaryBundle(r *bench.Result) map[string]any {
 }
 
 // ns writes a duration as every sentence does (compare.go uses it).
-func ns(x float64) string { return bench.FormatNS(x) }
+func ns(x float64) string { return numtext.FormatNS(x) }

@@ -6,14 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // twoLoops is a kernel whose live variants are two ways of doing the work,
 // naive and unrolled, not two ways of consuming a result.
-func twoLoops(seed uint64, naiveNS, unrolledNS float64, extra ...benchtest.VariantSpec) *bench.Result {
+func twoLoops(seed uint64, naiveNS, unrolledNS float64, extra ...benchtest.VariantSpec) *result.Result {
 	vs := append([]benchtest.VariantSpec{
 		{Name: "naive", MedianNS: naiveNS, Spread: 0.01},
 		{Name: "unrolled", MedianNS: unrolledNS, Spread: 0.01},
@@ -23,14 +25,14 @@ func twoLoops(seed uint64, naiveNS, unrolledNS float64, extra ...benchtest.Varia
 }
 
 // refresh recomputes the findings after a test changed the result.
-func refresh(r *bench.Result) *bench.Result {
-	r.Findings = bench.Findings(r)
+func refresh(r *result.Result) *result.Result {
+	r.Findings = findings.Findings(r)
 	return r
 }
 
 // everything is a result with every topic: partial, a prediction, a dead
 // variant, batches, load on purpose and busy processes during the run.
-func everything() *bench.Result {
+func everything() *result.Result {
 	r := twoLoops(11, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true})
 	r.Partial, r.Error = true, "interrupted by the user"
 	r.Protocol.Quick = true // the QUICK headline line
@@ -38,7 +40,7 @@ func everything() *bench.Result {
 	// The observed ratio is the result's own (internal/prose checks it).
 	obs, _ := r.Ratio("naive", "unrolled")
 	held := obs > 1.5
-	r.Prediction = &bench.Prediction{Text: "naive/unrolled>1.5", A: "naive", B: "unrolled", Op: ">", Value: 1.5, Observed: &obs, Held: &held}
+	r.Prediction = &result.Prediction{Text: "naive/unrolled>1.5", A: "naive", B: "unrolled", Op: ">", Value: 1.5, Observed: &obs, Held: &held}
 	r.Protocol.Load, r.Protocol.LoadCPUs = 1, []int{1}
 	r.Conditions.During = &machine.During{Seconds: 12.5, BusyPct: []float64{97, 100},
 		Busiest: []machine.ProcUse{{PID: 42, Command: "stress", CPU: 1, BusyPct: 99}, {PID: 7, Command: "sshd", CPU: 0, BusyPct: 0.5}}}
@@ -50,17 +52,17 @@ func everything() *bench.Result {
 	}
 	r.Protocol.Pairs = 5
 	r.Protocol.Layouts = 2
-	r.Variants[0].Counts = &bench.Counts{Tool: "callgrind", InstructionsPerPass: 3145760}
+	r.Variants[0].Counts = &result.Counts{Tool: "callgrind", InstructionsPerPass: 3145760}
 	for i := range r.Variants {
 		if fr := r.Variants[i].Series.Fresh; fr != nil {
-			l := &bench.Layout{}
+			l := &result.Layout{}
 			for j := range fr.SamplesNS {
 				l.IDs, l.StackPad, l.HeapPad, l.ASLR = append(l.IDs, j%2), append(l.StackPad, 16*j), append(l.HeapPad, 32*j), append(l.ASLR, true)
 			}
 			fr.Layout = l
 			for j := range fr.SamplesNS { // the clock of each fresh process
-				e := &bench.FreqEstimate{MHz: 3000 - float64(j), NS: 1e6, MedianNS: 1e6 + 2000, WorstNS: 1e6 + 9000, Iterations: 46875, Adds: 64}
-				fr.FreqProcesses = append(fr.FreqProcesses, bench.FreqProcess{Before: e, After: e, Samples: 1})
+				e := &result.FreqEstimate{MHz: 3000 - float64(j), NS: 1e6, MedianNS: 1e6 + 2000, WorstNS: 1e6 + 9000, Iterations: 46875, Adds: 64}
+				fr.FreqProcesses = append(fr.FreqProcesses, result.FreqProcess{Before: e, After: e, Samples: 1})
 				fr.FreqMHz = append(fr.FreqMHz, e.MHz)
 			}
 		}
@@ -68,10 +70,10 @@ func everything() *bench.Result {
 	// A before/after in blocks, as the runner measures one: a block per
 	// process pair, its rounds in lock step, stopped once decided.
 	copy(pairOf, r.RoundBlock)
-	r.Protocol.BlockRounds, r.Protocol.StepWarmup, r.Protocol.Sequential = bench.BlockRounds, bench.StepWarmup, true
-	r.Baseline = &bench.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
-		Stop: bench.StopDecided, Variants: []bench.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
-	bench.JudgeBaseline(r, r.Baseline)
+	r.Protocol.BlockRounds, r.Protocol.StepWarmup, r.Protocol.Sequential = result.BlockRounds, result.StepWarmup, true
+	r.Baseline = &result.Baseline{Kernel: r.Kernel, SameRun: true, PairOf: pairOf, Blocks: r.RoundBlock[len(r.RoundBlock)-1] + 1,
+		Stop: result.StopDecided, Variants: []result.BaselineVariant{{Name: "naive", Series: "interleaved", SamplesNS: prev}}}
+	result.JudgeBaseline(r, r.Baseline)
 	r.Baseline.Counts = map[string]int64{r.Variants[0].Name: 3145760}
 	r.Variants[0].Latency = simulatedLatency() // latency_test.go
 	// An inner loop that steps 8 KiB per access: the stride finding.
@@ -80,8 +82,8 @@ func everything() *bench.Result {
 	return refresh(r)
 }
 
-func results() map[string]*bench.Result {
-	return map[string]*bench.Result{
+func results() map[string]*result.Result {
+	return map[string]*result.Result{
 		"seed 000 shape":             benchtest.Seed000(1),
 		"loaded, nothing dead":       loadedNoDead(),
 		"naive and unrolled":         twoLoops(1, 1e6, 5.2e5),
@@ -92,7 +94,7 @@ func results() map[string]*bench.Result {
 }
 
 // allText is the commentary and every finding, for word searches.
-func allText(r *bench.Result) string {
+func allText(r *result.Result) string {
 	var b strings.Builder
 	b.WriteString(Commentary(r))
 	for _, f := range r.Findings {
@@ -106,11 +108,11 @@ func allText(r *bench.Result) string {
 // result, unless a variant does carry a checksum.
 func TestNoSentenceAssumesVariantRoles(t *testing.T) {
 	withChecksum := twoLoops(4, 1e6, 5.2e5)
-	withChecksum.Variants[1].Checksum = &bench.Checksum{Got: 60, Want: 1, Passes: 60, OK: true}
+	withChecksum.Variants[1].Checksum = &result.Checksum{Got: 60, Want: 1, Passes: 60, OK: true}
 	refresh(withChecksum)
 	cases := []struct {
 		name     string
-		r        *bench.Result
+		r        *result.Result
 		checksum bool
 	}{
 		{"significant", twoLoops(1, 1e6, 5.2e5), false},
@@ -142,7 +144,7 @@ func TestCommentaryIsTheSentences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := Commentary(r)
 			for _, f := range r.Findings {
-				if f.Kind == bench.KindChecksum {
+				if f.Kind == findings.KindChecksum {
 					continue // shown by Result, not in the commentary
 				}
 				if !strings.Contains(c, f.Text[1:]) {
@@ -154,7 +156,7 @@ func TestCommentaryIsTheSentences(t *testing.T) {
 			for _, v := range r.Variants {
 				names[v.Name] = true
 			}
-			for _, s := range bench.Sentences(r) {
+			for _, s := range findings.Sentences(r) {
 				rest = strings.Replace(rest, sentence(s.Text, names), "", 1)
 			}
 			if d := digit.FindString(rest); d != "" {
@@ -170,11 +172,11 @@ func TestResolutionFigureIsOne(t *testing.T) {
 	for name, r := range results() {
 		t.Run(name, func(t *testing.T) {
 			ref := r.Variant(r.AA.Variant)
-			fig := bench.FormatPct(bench.PairDifference(ref.Series.Interleaved.SamplesNS, bench.PairQuantile))
+			fig := numtext.FormatPct(findings.PairDifference(ref.Series.Interleaved.SamplesNS, findings.PairQuantile))
 			want := fmt.Sprintf("in the interleaved series of %s, ", ref.Name)
 			var text string
 			for _, f := range r.Findings {
-				if f.Kind == bench.KindResolution && strings.HasPrefix(f.Text, want) {
+				if f.Kind == findings.KindResolution && strings.HasPrefix(f.Text, want) {
 					text = f.Text
 				}
 			}
@@ -196,8 +198,8 @@ func TestBusyProcessThreshold(t *testing.T) {
 	}{
 		{"3% of a CPU on a quiet machine", 3, 0.2},
 		{"3% of a CPU on a loaded machine", 3, 2.5},
-		{"just below the threshold", bench.BusyProcessPct - 0.1, 2.5},
-		{"at the threshold", bench.BusyProcessPct, 0.2},
+		{"just below the threshold", findings.BusyProcessPct - 0.1, 2.5},
+		{"at the threshold", findings.BusyProcessPct, 0.2},
 		{"busy, on a quiet machine", 40, 0.2},
 		{"busy, on a loaded machine", 40, 2.5},
 	}
@@ -213,10 +215,10 @@ func TestBusyProcessThreshold(t *testing.T) {
 				inFindings = inFindings || strings.Contains(f.Text, "indexer")
 			}
 			inCommentary := strings.Contains(Commentary(r), "indexer")
-			want := c.pct >= bench.BusyProcessPct
+			want := c.pct >= findings.BusyProcessPct
 			if inFindings != want || inCommentary != want {
 				t.Errorf("process at %g%% (threshold %g%%): in findings %v, in commentary %v, want %v",
-					c.pct, bench.BusyProcessPct, inFindings, inCommentary, want)
+					c.pct, findings.BusyProcessPct, inFindings, inCommentary, want)
 			}
 		})
 	}
@@ -240,14 +242,14 @@ func TestSignificanceWording(t *testing.T) {
 			r.Comparisons[0].Significant = c.significant
 			refresh(r)
 			var text string
-			for _, s := range bench.Sentences(r) {
-				if s.Topic == bench.TopicComparison {
+			for _, s := range findings.Sentences(r) {
+				if s.Topic == findings.TopicComparison {
 					text = s.Text
 				}
 			}
 			cmp := r.Comparisons[0]
-			measured := fmt.Sprintf("%s/%s = %s", cmp.A, cmp.B, bench.FormatRatio(cmp.Ratio))
-			iv := fmt.Sprintf("95%% interval [%s, %s]", bench.FormatRatio(cmp.CILow), bench.FormatRatio(cmp.CIHigh))
+			measured := fmt.Sprintf("%s/%s = %s", cmp.A, cmp.B, numtext.FormatRatio(cmp.Ratio))
+			iv := fmt.Sprintf("95%% interval [%s, %s]", numtext.FormatRatio(cmp.CILow), numtext.FormatRatio(cmp.CIHigh))
 			if !strings.HasPrefix(text, c.want) || strings.Contains(text, c.not) || !strings.Contains(text, measured) || !strings.Contains(text, iv) {
 				t.Errorf("comparison sentence %q: want it to start %q, lack %q, and hold %q", text, c.want, c.not, measured)
 			}
@@ -264,13 +266,13 @@ func TestOnlyLiveVariantsAreCompared(t *testing.T) {
 	r := twoLoops(3, 1e6, 5.2e5, benchtest.VariantSpec{Name: "empty", MedianNS: 21, Spread: 0.05, Dead: true})
 	n := 0
 	for _, f := range r.Findings {
-		if f.Kind == bench.KindComparison {
+		if f.Kind == findings.KindComparison {
 			n++
 			if strings.Contains(f.Text, "empty") {
 				t.Errorf("a dead variant compared as live: %s", f.Text)
 			}
 		}
-		if f.Kind == bench.KindDeadCode && !strings.HasPrefix(f.Text, "empty is dead: its timed region holds no work (") {
+		if f.Kind == findings.KindDeadCode && !strings.HasPrefix(f.Text, "empty is dead: its timed region holds no work (") {
 			t.Errorf("dead-code finding: %s", f.Text)
 		}
 	}
@@ -286,8 +288,8 @@ func TestEveryTopicHasAParagraph(t *testing.T) {
 	for _, p := range paragraphs {
 		have[p.topic] = true
 	}
-	for _, topic := range bench.Topics {
-		if !have[topic] && topic != bench.TopicChecksum {
+	for _, topic := range findings.Topics {
+		if !have[topic] && topic != findings.TopicChecksum {
 			t.Errorf("topic %s has no paragraph", topic)
 		}
 	}
@@ -328,8 +330,8 @@ func TestAdjustedAwayWording(t *testing.T) {
 	c.PValue, c.PAdjusted, c.Significant, c.Undefined = 0.02, 0.06, false, ""
 	refresh(r)
 	var texts []string
-	for _, s := range bench.Sentences(r) {
-		if s.Topic == bench.TopicComparison {
+	for _, s := range findings.Sentences(r) {
+		if s.Topic == findings.TopicComparison {
 			texts = append(texts, s.Text)
 		}
 	}
@@ -340,11 +342,11 @@ func TestAdjustedAwayWording(t *testing.T) {
 	}
 	c.PValue = 0.2 // alone it would not count either
 	refresh(r)
-	for _, s := range bench.Sentences(r) {
-		if s.Topic == bench.TopicComparison && strings.Contains(s.Text, c.A+" and "+c.B) && !strings.Contains(s.Text, "show no difference this run can resolve") {
+	for _, s := range findings.Sentences(r) {
+		if s.Topic == findings.TopicComparison && strings.Contains(s.Text, c.A+" and "+c.B) && !strings.Contains(s.Text, "show no difference this run can resolve") {
 			t.Errorf("p 0.2: %s", s.Text)
 		}
-		if s.Topic == bench.TopicComparison && strings.Contains(s.Text, "A/A floor of this run is") {
+		if s.Topic == findings.TopicComparison && strings.Contains(s.Text, "A/A floor of this run is") {
 			t.Errorf("a comparison repeats the A/A floor: %s", s.Text)
 		}
 	}

@@ -8,8 +8,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchbook/benchbook/internal/asm"
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -80,12 +82,12 @@ type Diff struct {
 }
 
 // Compare compares before and after variant by variant and series by series.
-func Compare(before, after *bench.Result) Diff {
+func Compare(before, after *result.Result) Diff {
 	return CompareAs(before, after, "the previous run", "this run")
 }
 
 // CompareAs is Compare with the two runs named in its sentences.
-func CompareAs(before, after *bench.Result, beforeLabel, afterLabel string) Diff {
+func CompareAs(before, after *result.Result, beforeLabel, afterLabel string) Diff {
 	d := Diff{Kernel: after.Kernel.Name, AcrossRuns: true, BeforeLabel: beforeLabel, AfterLabel: afterLabel,
 		Hardware:         machine.DiffFingerprints(before.Conditions.Fingerprint, after.Conditions.Fingerprint),
 		StoredConditions: storedConditions(before, after),
@@ -165,12 +167,12 @@ func orUnknown(s string) string {
 // runFloor is the least change across two runs that means anything: the
 // widest A/A interval of either run (how far this code moves against itself
 // within one run), and never less than RunToRunDrift.
-func runFloor(before, after *bench.Result) (float64, string) {
+func runFloor(before, after *result.Result) (float64, string) {
 	floor := RunToRunDrift
 	var parts []string
 	for _, x := range []struct {
 		side string
-		r    *bench.Result
+		r    *result.Result
 	}{{"before", before}, {"after", after}} {
 		aa := x.r.AA
 		if !(aa.CILow > 0 && aa.CIHigh > 0) || math.IsInf(aa.CILow, 0) || math.IsInf(aa.CIHigh, 0) {
@@ -186,11 +188,11 @@ func runFloor(before, after *bench.Result) (float64, string) {
 	return floor, why
 }
 
-func compareVariant(bv, av bench.Variant, floor float64) VariantChange {
+func compareVariant(bv, av result.Variant, floor float64) VariantChange {
 	vc := VariantChange{Variant: av.Name, DeadBefore: bv.Dead, DeadAfter: av.Dead}
 	vc.AsmDiff, vc.AsmLinesChanged = asmDiff(bv.Asm, av.Asm)
 	vc.AsmSame = vc.AsmLinesChanged == 0
-	for _, name := range bench.SeriesNames {
+	for _, name := range result.SeriesNames {
 		bs, as := bv.Get(name), av.Get(name)
 		if bs == nil || as == nil {
 			continue
@@ -217,7 +219,7 @@ func compareVariant(bv, av bench.Variant, floor float64) VariantChange {
 func asmDiff(before, after string) (string, int) { return asm.Diff(before, after) }
 
 // conditionPairs sets the two runs side by side, in the order of Changes.
-func conditionPairs(b, a *bench.Result) [][3]string {
+func conditionPairs(b, a *result.Result) [][3]string {
 	return [][3]string{
 		{"machine", machineLine(b.Conditions.Machine), machineLine(a.Conditions.Machine)},
 		{"compiler", b.Kernel.Compiler, a.Kernel.Compiler},
@@ -233,14 +235,14 @@ func conditionPairs(b, a *bench.Result) [][3]string {
 	}
 }
 
-func aaLine(aa bench.AA) string {
-	if !bench.Bounded(aa.CILow, aa.CIHigh) {
+func aaLine(aa result.AA) string {
+	if !numtext.Bounded(aa.CILow, aa.CIHigh) {
 		return "none"
 	}
-	return bench.FormatRatio(aa.Ratio) + " " + bench.FormatInterval(aa.CILow, aa.CIHigh)
+	return numtext.FormatRatio(aa.Ratio) + " " + numtext.FormatInterval(aa.CILow, aa.CIHigh)
 }
 
-func protoLine(p bench.Protocol) string {
+func protoLine(p result.Protocol) string {
 	s := fmt.Sprintf("reps=%d runs=%d settle=%gms", p.Reps, p.Runs, p.SettleMS)
 	if p.Pin != nil {
 		s += fmt.Sprintf(" pin=%d", *p.Pin)
@@ -267,7 +269,7 @@ func protoLine(p bench.Protocol) string {
 
 // changes says what differs between the two runs, most decisive first:
 // machine, compiler, flags, source, assembly, protocol, conditions.
-func (d Diff) changes(b, a *bench.Result) []string {
+func (d Diff) changes(b, a *result.Result) []string {
 	out := []string{d.hardwareSentence(b, a)}
 	if c := conditionsSentence(d.StoredConditions); c != "" {
 		out = append(out, c)
@@ -311,8 +313,8 @@ func (d Diff) changes(b, a *bench.Result) []string {
 	}
 	cond := fmt.Sprintf("Conditions: 1-minute load %.2f then %.2f before the run, %.2f then %.2f after",
 		b.Conditions.Before.Loadavg[0], a.Conditions.Before.Loadavg[0], b.Conditions.After.Loadavg[0], a.Conditions.After.Loadavg[0])
-	fb, estB := bench.FrequencyMHz(b)
-	fa, estA := bench.FrequencyMHz(a)
+	fb, estB := findings.FrequencyMHz(b)
+	fa, estA := findings.FrequencyMHz(a)
 	if fb > 0 && fa > 0 {
 		what := "clock"
 		if estB || estA {
@@ -335,7 +337,7 @@ func orNone(s string) string {
 // verdict judges every median ratio against the run-to-run floor. Across
 // runs nothing is called significant: the passes of one run are not
 // replicates of the run, and two runs at different moments differ anyway.
-func (d Diff) verdict(b, a *bench.Result) string {
+func (d Diff) verdict(b, a *result.Result) string {
 	var beyond, within []string
 	for _, v := range d.Variants {
 		var over []string
@@ -491,7 +493,7 @@ func (d Diff) seriesTable() *table {
 	t := &table{head: []string{"variant / series", "median before", "median after", "after/before", fmt.Sprintf("floor %.0f%%", d.Floor*100)}}
 	for _, v := range d.Variants {
 		for _, s := range v.Series {
-			ratio, judged := bench.FormatRatio(s.Ratio), "within"
+			ratio, judged := numtext.FormatRatio(s.Ratio), "within"
 			switch {
 			case s.Err != "":
 				ratio, judged = "undefined", s.Err

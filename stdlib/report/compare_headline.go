@@ -5,8 +5,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // Verdicts of a headline across runs besides bench's slower, faster,
@@ -19,10 +20,10 @@ const (
 
 // The verdict words across runs that mean what they mean in one run.
 const (
-	verdictSlower    = bench.VerdictSlower
-	verdictFaster    = bench.VerdictFaster
-	verdictDead      = bench.VerdictDead
-	verdictUndefined = bench.VerdictUndefined
+	verdictSlower    = result.VerdictSlower
+	verdictFaster    = result.VerdictFaster
+	verdictDead      = result.VerdictDead
+	verdictUndefined = result.VerdictUndefined
 )
 
 // CompareHeadline is one variant's answer in one line, the first thing compare
@@ -160,7 +161,7 @@ func deadWhere(v VariantChange, d Diff) string {
 // hardwareSentence says whether the two runs ran on the same hardware,
 // from the description and the measured fingerprints, the entries that
 // differ first.
-func (d Diff) hardwareSentence(b, a *bench.Result) string {
+func (d Diff) hardwareSentence(b, a *result.Result) string {
 	return d.hardwareVerdict(b, a) + sharedSentence(d.Hardware.SharedDiffering())
 }
 
@@ -178,7 +179,7 @@ func sharedSentence(es []machine.EntryDiff) string {
 		"): other hardware, or other work using memory during a run (seen here: 230 against 661 ns on one host); not counted."
 }
 
-func (d Diff) hardwareVerdict(b, a *bench.Result) string {
+func (d Diff) hardwareVerdict(b, a *result.Result) string {
 	hw := d.Hardware
 	var phrases []string
 	for _, e := range hw.Differing() {
@@ -220,7 +221,7 @@ func identityCount(hw machine.FingerprintDiff) int {
 // differs: the description's facts (but the CPU model, core counts and OS
 // kernel, which the machine sentence says) and the fingerprint's boot
 // conditions and zero-page behaviour.
-func storedConditions(b, a *bench.Result) [][3]string {
+func storedConditions(b, a *result.Result) [][3]string {
 	var out [][3]string
 	for _, c := range machine.DiffFacts(b.Conditions.Machine.Facts(), a.Conditions.Machine.Facts()) {
 		switch c[0] {
@@ -256,10 +257,10 @@ func conditionsSentence(cs [][3]string) string {
 // Sentences are what the comparison says of the two runs' times, each with
 // its claim (internal/prose's oracles recompute the floor and every ratio
 // from the two results): the headline of every variant, then the verdict.
-func (d Diff) Sentences() []bench.Sentence {
-	var out []bench.Sentence
+func (d Diff) Sentences() []findings.Sentence {
+	var out []findings.Sentence
 	for _, h := range d.Headlines {
-		out = append(out, bench.Sentence{Topic: "across", Variant: h.Variant, Claim: bench.ClaimAcrossHeadline, Text: h.Text})
+		out = append(out, findings.Sentence{Topic: "across", Variant: h.Variant, Claim: findings.ClaimAcrossHeadline, Text: h.Text})
 	}
-	return append(out, bench.Sentence{Topic: "across", Claim: bench.ClaimAcrossVerdict, Text: d.Verdict})
+	return append(out, findings.Sentence{Topic: "across", Claim: findings.ClaimAcrossVerdict, Text: d.Verdict})
 }

@@ -5,20 +5,20 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // run is one synthetic run of a two-variant kernel whose live variant takes
 // scale times 500 µs, with an A/A interval of +-aa.
-func run(seed uint64, scale, aa float64) *bench.Result {
+func run(seed uint64, scale, aa float64) *result.Result {
 	r := benchtest.Synthetic(benchtest.Spec{Seed: seed, LoadAvg: [2]float64{0.3, 0.4}, FreqMHz: 2900, ReadNS: 21,
 		Variants: []benchtest.VariantSpec{
 			{Name: "sink", MedianNS: 500000 * scale, Spread: 0.01, Asm: "  1270:\tsub $0x28,%rsp\n  1274:\tmov $0x4000,%eax\n"},
 			{Name: "discarded", MedianNS: 22, Spread: 0.05, Dead: true, Asm: "  1290:\tcall 1030 <clock_gettime@plt>\n"},
 		}})
 	r.Kernel.SourceSHA256 = strings.Repeat("5", 64) // the same code in every run
-	r.AA = bench.AA{Variant: "sink", Ratio: 1, CILow: 1 - aa, CIHigh: 1 + aa}
+	r.AA = result.AA{Variant: "sink", Ratio: 1, CILow: 1 - aa, CIHigh: 1 + aa}
 	return r
 }
 

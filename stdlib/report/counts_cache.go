@@ -4,14 +4,15 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // countsTable puts what callgrind counted beside the times, one row per
 // variant with counts: the interleaved median, the instructions per pass
 // (and per element) and the simulated data misses per pass of the first
 // level and the last level; nil when no variant has counts.
-func countsTable(r *bench.Result) *table {
+func countsTable(r *result.Result) *table {
 	t := &table{head: []string{"counts (callgrind)", "median time", "instructions/pass", "per element", "D1 misses/pass", "LL misses/pass"}}
 	for _, v := range r.Variants {
 		c := v.Counts
@@ -20,9 +21,9 @@ func countsTable(r *bench.Result) *table {
 		}
 		med := "-"
 		if s := v.Series.Interleaved; s != nil {
-			med = bench.FormatNS(s.Summary.Median)
+			med = numtext.FormatNS(s.Summary.Median)
 		}
-		t.add(v.Name, med, bench.FormatCount(c.InstructionsPerPass), optG(c.PerElement), optG(c.D1MissesPerPass), optG(c.LLMissesPerPass))
+		t.add(v.Name, med, numtext.FormatCount(c.InstructionsPerPass), optG(c.PerElement), optG(c.D1MissesPerPass), optG(c.LLMissesPerPass))
 	}
 	if len(t.rows) == 0 {
 		return nil
@@ -37,7 +38,7 @@ func optG(x *float64) string {
 		return "-"
 	}
 	if *x == math.Trunc(*x) || math.Abs(*x) >= 1000 {
-		return bench.FormatCount(int64(math.Round(*x)))
+		return numtext.FormatCount(int64(math.Round(*x)))
 	}
 	return strconv.FormatFloat(*x, 'g', 4, 64)
 }

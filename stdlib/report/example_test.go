@@ -3,7 +3,7 @@ package report_test
 import (
 	"fmt"
 
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
 	"github.com/benchbook/benchbook/stdlib/report"
 )
 

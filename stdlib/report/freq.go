@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
 
@@ -12,10 +12,10 @@ import (
 // run: the median clock of a series' samples (each its process's own
 // estimate) and, with elements=, the median cycles per element at those
 // clocks. None when no series of the result carries clocks (older results).
-func freqHead(r *bench.Result) []string {
+func freqHead(r *result.Result) []string {
 	clocks, cycles := false, false
 	for _, v := range r.Variants {
-		for _, name := range bench.SeriesNames {
+		for _, name := range result.SeriesNames {
 			if s := v.Get(name); s != nil {
 				clocks = clocks || len(s.FreqMHz) > 0
 				cycles = cycles || s.CyclesPerElement != nil
@@ -33,7 +33,7 @@ func freqHead(r *bench.Result) []string {
 }
 
 // freqCells are the cells of freqHead's columns for series s.
-func freqCells(head []string, s *bench.Samples) []string {
+func freqCells(head []string, s *result.Samples) []string {
 	var out []string
 	for _, h := range head {
 		cell := "-"

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The summary table shows the median clock of a series and its cycles per
@@ -45,12 +46,12 @@ func TestCountsTable(t *testing.T) {
 		t.Fatal("a counts table without counts")
 	}
 	d1, ll, pe := 16390.0, 262149.0, 1.0000038
-	r.Variant("sink").Counts = &bench.Counts{Tool: "callgrind", InstructionsPerPass: 1048580, PerElement: &pe, D1MissesPerPass: &d1, LLMissesPerPass: &ll}
+	r.Variant("sink").Counts = &result.Counts{Tool: "callgrind", InstructionsPerPass: 1048580, PerElement: &pe, D1MissesPerPass: &d1, LLMissesPerPass: &ll}
 	tb := countsTable(r)
 	if tb == nil || len(tb.rows) != 1 {
 		t.Fatalf("table %+v", tb)
 	}
-	want := []string{"sink", bench.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median), "1,048,580", "1", "16,390", "262,149"}
+	want := []string{"sink", numtext.FormatNS(r.Variant("sink").Series.Interleaved.Summary.Median), "1,048,580", "1", "16,390", "262,149"}
 	if strings.Join(tb.rows[0], "|") != strings.Join(want, "|") {
 		t.Errorf("row %q, want %q", tb.rows[0], want)
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // fp is a fingerprint as the Intel VM of this session measured it, each
@@ -103,7 +103,7 @@ func TestCompareHardware(t *testing.T) {
 func TestCompareNamesEveryCondition(t *testing.T) {
 	before, after := run(1, 1, 0.04), run(2, 1, 0.04)
 	before.Conditions.Fingerprint, after.Conditions.Fingerprint = fp(0.01, nil), fp(0.01, nil)
-	for _, r := range []*bench.Result{before, after} {
+	for _, r := range []*result.Result{before, after} {
 		r.Conditions.Machine.Clocksource, r.Conditions.Machine.Microcode = "tsc", "0x1"
 		for id := range 2 {
 			r.Conditions.Machine.CPUs = append(r.Conditions.Machine.CPUs, machine.CPU{ID: id, Governor: "unknown",
@@ -145,7 +145,7 @@ func TestCompareHeadlines(t *testing.T) {
 		want  string
 	}{{1.3, "sink: 1.3"}, {0.5, "sink: 2.0"}, {1.03, "sink: no change beyond the run-to-run floor of 10.0% (1.0"}} {
 		d := Compare(run(1, 1, 0.04), run(2, tc.scale, 0.04))
-		verdict := map[bool]string{true: bench.VerdictSlower, false: bench.VerdictFaster}[tc.scale > 1]
+		verdict := map[bool]string{true: result.VerdictSlower, false: result.VerdictFaster}[tc.scale > 1]
 		if tc.scale < 1.1 && tc.scale > 0.9 {
 			verdict = VerdictWithin
 		}
@@ -155,7 +155,7 @@ func TestCompareHeadlines(t *testing.T) {
 		if AnySlower(d.Headlines) != (tc.scale > 1.1) {
 			t.Errorf("scale %g: AnySlower %t", tc.scale, AnySlower(d.Headlines))
 		}
-		if h := d.Headlines[1]; h.Variant != "discarded" || h.Verdict != bench.VerdictDead {
+		if h := d.Headlines[1]; h.Variant != "discarded" || h.Verdict != result.VerdictDead {
 			t.Errorf("the dead variant's headline: %+v", h)
 		}
 	}

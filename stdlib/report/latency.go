@@ -1,12 +1,13 @@
 package report
 
 import (
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // latencyTable is every BENCH_OPS variant's percentiles side by side (the
 // latency entry of the result), or nil when no variant has one.
-func latencyTable(r *bench.Result) *table {
+func latencyTable(r *result.Result) *table {
 	t := &table{head: []string{"worst operation", "operations", "median", "p99", "p99.9", "p99.99", "worst", "worst/median", "timer overhead"}}
 	for _, v := range r.Variants {
 		l := v.Latency
@@ -15,10 +16,10 @@ func latencyTable(r *bench.Result) *table {
 		}
 		ratio := "-"
 		if l.P50NS > 0 {
-			ratio = bench.FormatBigRatio(l.MaxNS/l.P50NS) + "x"
+			ratio = numtext.FormatBigRatio(l.MaxNS/l.P50NS) + "x"
 		}
-		t.add(v.Name, bench.FormatCount(l.N), bench.FormatNS(l.P50NS), bench.FormatNS(l.P99NS), bench.FormatNS(l.P999NS),
-			bench.FormatNS(l.P9999NS), bench.FormatNS(l.MaxNS), ratio, bench.FormatNS(l.OverheadNS))
+		t.add(v.Name, numtext.FormatCount(l.N), numtext.FormatNS(l.P50NS), numtext.FormatNS(l.P99NS), numtext.FormatNS(l.P999NS),
+			numtext.FormatNS(l.P9999NS), numtext.FormatNS(l.MaxNS), ratio, numtext.FormatNS(l.OverheadNS))
 	}
 	if len(t.rows) == 0 {
 		return nil

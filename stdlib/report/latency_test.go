@@ -4,15 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // simulatedLatency: 3 passes of 1000 operations, 2990 of 40 ticks, 9 of
 // 9000 and one of 2,000,000 at 2000 ticks per us; timer overhead 36 ticks.
-func simulatedLatency() *bench.Latency {
-	l := &bench.Latency{OpsPerPass: 1000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
+func simulatedLatency() *result.Latency {
+	l := &result.Latency{OpsPerPass: 1000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
 		MaxTicks: 2000000, OverheadTicks: 36, EmptyMaxTicks: 4000, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
-		Buckets: [][2]int64{{40, 2990}, {int64(bench.LatencyIndex(9000)), 9}, {int64(bench.LatencyIndex(2000000)), 1}}}
+		Buckets: [][2]int64{{40, 2990}, {int64(result.LatencyIndex(9000)), 9}, {int64(result.LatencyIndex(2000000)), 1}}}
 	l.Summarize()
 	return l
 }
@@ -47,19 +48,19 @@ func TestLatencySideBySide(t *testing.T) {
 	refresh(r)
 	a, b := r.Variants[0], r.Variants[1]
 	text := Result(r)["text/plain"].(string)
-	for _, v := range []bench.Variant{a, b} {
+	for _, v := range []result.Variant{a, b} {
 		row := ""
 		for _, line := range strings.Split(text, "\n") {
-			if strings.HasPrefix(strings.TrimSpace(line), v.Name+" ") && strings.Contains(line, " "+bench.FormatCount(v.Latency.N)+" ") {
+			if strings.HasPrefix(strings.TrimSpace(line), v.Name+" ") && strings.Contains(line, " "+numtext.FormatCount(v.Latency.N)+" ") {
 				row = line
 			}
 		}
-		if !strings.Contains(row, bench.FormatNS(v.Latency.MaxNS)) || !strings.Contains(row, bench.FormatNS(v.Latency.P999NS)) {
-			t.Errorf("no latency row of %s with its worst %s and p99.9 in:\n%s", v.Name, bench.FormatNS(v.Latency.MaxNS), text)
+		if !strings.Contains(row, numtext.FormatNS(v.Latency.MaxNS)) || !strings.Contains(row, numtext.FormatNS(v.Latency.P999NS)) {
+			t.Errorf("no latency row of %s with its worst %s and p99.9 in:\n%s", v.Name, numtext.FormatNS(v.Latency.MaxNS), text)
 		}
 	}
-	want := "side by side, the worst operation of the 2 BENCH_OPS variants ranges from " + bench.FormatNS(b.Latency.MaxNS) + " (" + b.Name +
-		") to " + bench.FormatNS(a.Latency.MaxNS) + " (" + a.Name + "), 100 times"
+	want := "side by side, the worst operation of the 2 BENCH_OPS variants ranges from " + numtext.FormatNS(b.Latency.MaxNS) + " (" + b.Name +
+		") to " + numtext.FormatNS(a.Latency.MaxNS) + " (" + a.Name + "), 100 times"
 	found := false
 	for _, f := range r.Findings {
 		found = found || strings.HasPrefix(f.Text, want) && strings.HasSuffix(f.Text, "at least 3,000 operations")

@@ -7,14 +7,15 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // MachineRun is one machine's result of a kernel, under a label (the host,
 // or the notebook it came from).
 type MachineRun struct {
 	Label  string
-	Result *bench.Result
+	Result *result.Result
 }
 
 // NWay sets the results of one kernel on several machines side by side:
@@ -103,7 +104,7 @@ func CompareN(runs []MachineRun, ref int) (NWay, error) {
 	for i, m := range runs {
 		r := m.Result
 		nm := NWayMachine{Label: m.Label, Description: machineLine(r.Conditions.Machine), Hardware: "reference"}
-		if bench.Bounded(r.AA.CILow, r.AA.CIHigh) {
+		if numtext.Bounded(r.AA.CILow, r.AA.CIHigh) {
 			nm.AALow, nm.AAHigh = r.AA.CILow, r.AA.CIHigh
 		}
 		if i != ref {
@@ -148,12 +149,12 @@ func nwayRows(runs []MachineRun, ref int, ms []NWayMachine) []NWayRow {
 	}
 	var rows []NWayRow
 	for _, name := range names {
-		for _, series := range bench.SeriesNames {
+		for _, series := range result.SeriesNames {
 			row := NWayRow{Variant: name, Series: series}
 			any := false
 			for _, m := range runs {
 				v := m.Result.Variant(name)
-				var s *bench.Samples
+				var s *result.Samples
 				if v != nil {
 					s = v.Get(series)
 				}

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
 )
 
 // Text is the N-way comparison for a terminal, in lines of at most
@@ -149,12 +150,12 @@ func cellText(c NWayCell, ref bool) string {
 	if c.Missing {
 		return "-"
 	}
-	s := bench.FormatNS(c.MedianNS)
+	s := numtext.FormatNS(c.MedianNS)
 	if ref || c.Ratio == 0 {
 		return s
 	}
 	mark := map[string]string{verdictSlower: " +", verdictFaster: " -", verdictDead: " ~"}[c.Verdict]
-	return fmt.Sprintf("%s %sx%s", s, bench.FormatRatio(c.Ratio), mark)
+	return fmt.Sprintf("%s %sx%s", s, numtext.FormatRatio(c.Ratio), mark)
 }
 
 // TableLegend says what the marks of the table mean.
@@ -162,10 +163,10 @@ const TableLegend = "+ slower and - faster beyond the floor; ~ dead code (a rati
 
 // Sentences are what the N-way comparison says of the times, each with its
 // claim: the headline of every variant, then how the ratios were judged.
-func (n NWay) Sentences() []bench.Sentence {
-	var out []bench.Sentence
+func (n NWay) Sentences() []findings.Sentence {
+	var out []findings.Sentence
 	for _, h := range n.Headlines {
-		out = append(out, bench.Sentence{Topic: "across", Variant: h.Variant, Claim: bench.ClaimAcrossNWay, Text: h.Text})
+		out = append(out, findings.Sentence{Topic: "across", Variant: h.Variant, Claim: findings.ClaimAcrossNWay, Text: h.Text})
 	}
-	return append(out, bench.Sentence{Topic: "across", Claim: bench.ClaimAcrossFloors, Text: n.floorSentence()})
+	return append(out, findings.Sentence{Topic: "across", Claim: findings.ClaimAcrossFloors, Text: n.floorSentence()})
 }

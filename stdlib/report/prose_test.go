@@ -4,8 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/prose"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -24,16 +25,16 @@ func TestEveryTopicHolds(t *testing.T) {
 func TestBWCeilingHolds(t *testing.T) {
 	r := withBWCeiling(everything())
 	seen := map[string]bool{}
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		seen[s.Claim] = true
 	}
-	if !seen[bench.ClaimBWAt] || !seen[bench.ClaimBWOver] {
-		t.Errorf("bandwidth claims %v, want %s and %s", seen, bench.ClaimBWAt, bench.ClaimBWOver)
+	if !seen[findings.ClaimBWAt] || !seen[findings.ClaimBWOver] {
+		t.Errorf("bandwidth claims %v, want %s and %s", seen, findings.ClaimBWAt, findings.ClaimBWOver)
 	}
 	for _, f := range prose.CheckAll(r) {
 		t.Errorf("%s %q: %v", prose.ClaimOf(f.Sentence), f.Sentence.Text, f.Err)
 	}
-	rs := []*bench.Result{r}
+	rs := []*result.Result{r}
 	for _, f := range prose.CheckSweepAll(rs) {
 		t.Errorf("sweep: %s %q: %v", f.Sentence.Claim, f.Sentence.Text, f.Err)
 	}
@@ -51,11 +52,11 @@ func TestBWCeilingHolds(t *testing.T) {
 func TestAddCeilingHolds(t *testing.T) {
 	r := withAddCeiling(everything())
 	seen := map[string]bool{}
-	for _, s := range bench.Sentences(r) {
+	for _, s := range findings.Sentences(r) {
 		seen[s.Claim] = true
 	}
-	if !seen[bench.ClaimAddAt] {
-		t.Errorf("no %s sentence for a variant at the add's latency", bench.ClaimAddAt)
+	if !seen[findings.ClaimAddAt] {
+		t.Errorf("no %s sentence for a variant at the add's latency", findings.ClaimAddAt)
 	}
 	for _, f := range prose.CheckAll(r) {
 		t.Errorf("%s %q: %v", prose.ClaimOf(f.Sentence), f.Sentence.Text, f.Err)

@@ -4,11 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
-func loadedNoDead() *bench.Result {
+func loadedNoDead() *result.Result {
 	return benchtest.Synthetic(benchtest.Spec{Seed: 7, LoadAvg: [2]float64{3.2, 2.9}, FreqMHz: 2400, ReadNS: 30, Elements: 1 << 16,
 		Variants: []benchtest.VariantSpec{
 			{Name: "rows", MedianNS: 80000, Spread: 0.08},
@@ -38,8 +39,8 @@ func TestCommentaryFollowsTheResult(t *testing.T) {
 	if !strings.Contains(cb, "spread too widely") || strings.Contains(ca, "spread too widely") {
 		t.Error("the spread paragraph does not follow the cv")
 	}
-	for _, want := range []string{bench.FormatNS(a.Summary("discarded", "interleaved").Median), bench.FormatNS(a.Summary("sink", "interleaved").Median),
-		bench.FormatRatio(a.AA.Ratio)} {
+	for _, want := range []string{numtext.FormatNS(a.Summary("discarded", "interleaved").Median), numtext.FormatNS(a.Summary("sink", "interleaved").Median),
+		numtext.FormatRatio(a.AA.Ratio)} {
 		if !strings.Contains(ca, want) {
 			t.Errorf("A's commentary lacks its own number %s", want)
 		}
@@ -47,7 +48,7 @@ func TestCommentaryFollowsTheResult(t *testing.T) {
 	if !strings.Contains(ca, "saw 100 gaps longer than 5 µs (1000 per second)") || !strings.Contains(cb, "saw 0 gaps") {
 		t.Errorf("the interruptions paragraph does not follow the gap counts")
 	}
-	if want := bench.FormatNS(b.Variant("rows").Series.Cold.Summary.Median); !strings.Contains(cb, want) {
+	if want := numtext.FormatNS(b.Variant("rows").Series.Cold.Summary.Median); !strings.Contains(cb, want) {
 		t.Errorf("B's commentary lacks its cold median %s:\n%s", want, cb)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 	"github.com/benchbook/benchbook/stdlib/stats"
 )
@@ -65,12 +67,12 @@ func (t *table) text() string {
 }
 
 // summaryTable has one row per variant and series.
-func summaryTable(r *bench.Result) *table {
+func summaryTable(r *result.Result) *table {
 	t := &table{head: []string{"variant / series", "n", "min", "median", "max", "mean", "cv", "max/min", ">2%", ">5%", ">10%"}}
 	fh := freqHead(r) // the clock during the run, when the result has it (freq.go)
 	t.head = append(t.head, fh...)
 	for _, v := range r.Variants {
-		for _, name := range bench.SeriesNames {
+		for _, name := range result.SeriesNames {
 			s := v.Get(name)
 			if s == nil {
 				continue
@@ -88,26 +90,26 @@ func summaryTable(r *bench.Result) *table {
 func summaryRow(label string, s stats.Summary) []string {
 	mom := "-"
 	if s.MaxOverMin != nil {
-		mom = bench.FormatRatio(*s.MaxOverMin)
+		mom = numtext.FormatRatio(*s.MaxOverMin)
 	}
-	return []string{label, fmt.Sprint(s.N), bench.FormatNS(s.Min), bench.FormatNS(s.Median), bench.FormatNS(s.Max),
-		bench.FormatNS(s.Mean), fmt.Sprintf("%.1f%%", s.CVPct), mom, bench.FormatPct(s.PairsOver2Pct),
-		bench.FormatPct(s.PairsOver5Pct), bench.FormatPct(s.PairsOver10Pct)}
+	return []string{label, fmt.Sprint(s.N), numtext.FormatNS(s.Min), numtext.FormatNS(s.Median), numtext.FormatNS(s.Max),
+		numtext.FormatNS(s.Mean), fmt.Sprintf("%.1f%%", s.CVPct), mom, numtext.FormatPct(s.PairsOver2Pct),
+		numtext.FormatPct(s.PairsOver5Pct), numtext.FormatPct(s.PairsOver10Pct)}
 }
 
-func comparisonTable(r *bench.Result) *table {
+func comparisonTable(r *result.Result) *table {
 	t := &table{head: []string{"ratio of medians", "series", "ratio", "95% interval", "p", "p (Holm)", "significant"}}
 	for _, c := range r.Comparisons {
 		padj := "-"
 		if c.Method != "" {
 			padj = fmt.Sprintf("%.3g", c.PAdjusted)
 		}
-		t.add(c.A+" / "+c.B, c.Series, bench.FormatRatio(c.Ratio), bench.FormatInterval(c.CILow, c.CIHigh),
+		t.add(c.A+" / "+c.B, c.Series, numtext.FormatRatio(c.Ratio), numtext.FormatInterval(c.CILow, c.CIHigh),
 			fmt.Sprintf("%.3g", c.PValue), padj, yesNo(c.Significant))
 	}
 	if aa := r.AA; aa.Variant != "" {
-		t.add("A/A: "+aa.Variant+" / its copy", "interleaved", bench.FormatRatio(aa.Ratio),
-			bench.FormatInterval(aa.CILow, aa.CIHigh), fmt.Sprintf("%.3g", aa.PValue), "-", "control")
+		t.add("A/A: "+aa.Variant+" / its copy", "interleaved", numtext.FormatRatio(aa.Ratio),
+			numtext.FormatInterval(aa.CILow, aa.CIHigh), fmt.Sprintf("%.3g", aa.PValue), "-", "control")
 	}
 	return t
 }
@@ -121,7 +123,7 @@ func yesNo(b bool) string {
 
 // ConditionLines describe the run's conditions in a few lines: the texts
 // of ConditionSentences.
-func ConditionLines(r *bench.Result) []string {
+func ConditionLines(r *result.Result) []string {
 	var out []string
 	for _, s := range ConditionSentences(r) {
 		out = append(out, s.Text)
@@ -132,21 +134,21 @@ func ConditionLines(r *bench.Result) []string {
 // ConditionSentences are the run's conditions, a line each, with the claim
 // each makes (internal/prose's oracles read them against the stored
 // conditions and recompute the clock's step and read cost).
-func ConditionSentences(r *bench.Result) []bench.Sentence {
+func ConditionSentences(r *result.Result) []findings.Sentence {
 	c := r.Conditions
 	m := c.Machine
-	var out []bench.Sentence
+	var out []findings.Sentence
 	add := func(claim, text string) {
-		out = append(out, bench.Sentence{Topic: "conditions", Claim: claim, Text: text})
+		out = append(out, findings.Sentence{Topic: "conditions", Claim: claim, Text: text})
 	}
-	add(bench.ClaimCondMachine, fmt.Sprintf("machine: %s, %d logical CPUs, %d cores, SMT %s, hypervisor %s, kernel %s",
+	add(findings.ClaimCondMachine, fmt.Sprintf("machine: %s, %d logical CPUs, %d cores, SMT %s, hypervisor %s, kernel %s",
 		m.CPUModel, m.LogicalCPUs, m.PhysicalCores, m.SMT, m.Virtualized, m.Kernel))
-	add(bench.ClaimCondFrequency, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
-	add(bench.ClaimCondClock, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", bench.FormatNS(c.Clock.ResolutionNS), bench.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
+	add(findings.ClaimCondFrequency, fmt.Sprintf("frequency: %s; clocksource %s; THP %s; ASLR %s", freqLine(r), m.Clocksource, m.THPEnabled, m.ASLR))
+	add(findings.ClaimCondClock, fmt.Sprintf("clock: smallest step %s, one read costs %s (%s)", numtext.FormatNS(c.Clock.ResolutionNS), numtext.FormatNS(c.Clock.ReadCostNS), c.Clock.Source))
 	if f := c.Fingerprint; f != nil {
-		add(bench.ClaimCondFingerprint, "fingerprint: "+f.Summary())
+		add(findings.ClaimCondFingerprint, "fingerprint: "+f.Summary())
 	}
-	add(bench.ClaimCondLoad, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
+	add(findings.ClaimCondLoad, fmt.Sprintf("load average: %s before (%s), %s after (%s)", loadavg(c.Before), c.Before.Time, loadavg(c.After), c.After.Time))
 	if d := c.During; d != nil {
 		line := fmt.Sprintf("during %.1f s: ", d.Seconds)
 		var parts []string
@@ -159,7 +161,7 @@ func ConditionSentences(r *bench.Result) []bench.Sentence {
 				line += fmt.Sprintf("; %s (pid %d) %.0f%% of a CPU on CPU %d", p.Command, p.PID, p.BusyPct, p.CPU)
 			}
 		}
-		add(bench.ClaimCondDuring, line)
+		add(findings.ClaimCondDuring, line)
 	}
 	p := r.Protocol
 	proto := fmt.Sprintf("protocol: reps=%d runs=%d settle=%gms warmup=%d", p.Reps, p.Runs, p.SettleMS, p.Warmup)
@@ -178,8 +180,8 @@ func ConditionSentences(r *bench.Result) []bench.Sentence {
 		proto += fmt.Sprintf("; the harness's own system calls: %d between a discarded pass and the measured one after it, at most %d between two measured passes",
 			h.AfterDiscarded, h.Between)
 	}
-	add(bench.ClaimCondProtocol, proto)
-	add(bench.ClaimCondKernel, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
+	add(findings.ClaimCondProtocol, proto)
+	add(findings.ClaimCondKernel, fmt.Sprintf("kernel: %s (%s), %s, flags %s, binary %s", r.Kernel.Name, r.Kernel.Lang, r.Kernel.Compiler,
 		strings.Join(r.Kernel.Flags, " "), short(r.Kernel.BinarySHA256)))
 	return out
 }
@@ -195,7 +197,7 @@ func loadavg(m machine.Moment) string {
 	return fmt.Sprintf("%.2f %.2f %.2f", m.Loadavg[0], m.Loadavg[1], m.Loadavg[2])
 }
 
-func freqLine(r *bench.Result) string {
+func freqLine(r *result.Result) string {
 	b, a := r.Conditions.Before, r.Conditions.After
 	if len(b.FreqKHz) > 0 {
 		return fmt.Sprintf("cpufreq %s before, %s after", khzList(b.FreqKHz), khzList(a.FreqKHz))
@@ -219,10 +221,10 @@ func khzList(m map[string]float64) string {
 	return strings.Join(parts, ", ")
 }
 
-func checksumLines(r *bench.Result) []string {
+func checksumLines(r *result.Result) []string {
 	var out []string
 	for _, f := range r.Findings {
-		if f.Kind == bench.KindChecksum && f.Variant != nil {
+		if f.Kind == findings.KindChecksum && f.Variant != nil {
 			out = append(out, *f.Variant+": "+f.Text)
 		}
 	}
@@ -231,7 +233,7 @@ func checksumLines(r *bench.Result) []string {
 
 // Result renders a result: conditions, summary tables, comparisons,
 // checksums, and the result+json entry. Plots and commentary come separately.
-func Result(r *bench.Result) map[string]any {
+func Result(r *result.Result) map[string]any {
 	var h, t strings.Builder
 	title := fmt.Sprintf("%%bench %s", r.Kernel.Name)
 	if r.Partial {

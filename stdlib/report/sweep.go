@@ -5,7 +5,9 @@ import (
 	"html"
 	"strings"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -13,11 +15,11 @@ import (
 // per measured variant (median and spread of each series, time per
 // element) with the result+json entry, in place of the full tables and
 // plots a %bench shows for one result.
-func SweepPoint(r *bench.Result) map[string]any {
+func SweepPoint(r *result.Result) map[string]any {
 	t := &table{head: []string{"point", "variant", "series", "n", "median", "min", "max", "cv", "per element"}}
-	label := bench.PointLabel(r)
+	label := result.PointLabel(r)
 	if r.Sweep != nil && r.Sweep.Bytes != nil {
-		label += fmt.Sprintf(" (%sB)", bench.FormatBytes(*r.Sweep.Bytes))
+		label += fmt.Sprintf(" (%sB)", numtext.FormatBytes(*r.Sweep.Bytes))
 	}
 	for _, v := range r.Variants {
 		for _, name := range []string{"interleaved", "fresh"} {
@@ -27,10 +29,10 @@ func SweepPoint(r *bench.Result) map[string]any {
 			}
 			per := ""
 			if r.Sweep != nil && r.Sweep.Elements > 0 {
-				per = bench.FormatNS(s.Summary.Median / float64(r.Sweep.Elements))
+				per = numtext.FormatNS(s.Summary.Median / float64(r.Sweep.Elements))
 			}
-			t.add(label, v.Name, name, fmt.Sprint(s.Summary.N), bench.FormatNS(s.Summary.Median), bench.FormatNS(s.Summary.Min),
-				bench.FormatNS(s.Summary.Max), fmt.Sprintf("%.1f%%", s.Summary.CVPct), per)
+			t.add(label, v.Name, name, fmt.Sprint(s.Summary.N), numtext.FormatNS(s.Summary.Median), numtext.FormatNS(s.Summary.Min),
+				numtext.FormatNS(s.Summary.Max), fmt.Sprintf("%.1f%%", s.Summary.CVPct), per)
 		}
 	}
 	var h, txt strings.Builder
@@ -50,7 +52,7 @@ func SweepPoint(r *bench.Result) map[string]any {
 
 // SweepCommentary is the commentary of a whole sweep: the sweep sentences
 // bench.SweepSentences writes, as one paragraph.
-func SweepCommentary(rs []*bench.Result) map[string]any {
+func SweepCommentary(rs []*result.Result) map[string]any {
 	names := map[string]bool{}
 	if len(rs) > 0 {
 		for _, v := range rs[0].Variants {
@@ -58,7 +60,7 @@ func SweepCommentary(rs []*bench.Result) map[string]any {
 		}
 	}
 	var ss []string
-	for _, s := range bench.SweepSentences(rs) {
+	for _, s := range findings.SweepSentences(rs) {
 		ss = append(ss, sentence(s.Text, names))
 	}
 	md := "**Sweep.** " + strings.Join(ss, " ")

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/benchbook/benchbook/internal/findings"
 	"github.com/benchbook/benchbook/internal/machine"
-	"github.com/benchbook/benchbook/stdlib/bench"
-	"github.com/benchbook/benchbook/stdlib/bench/benchtest"
+	"github.com/benchbook/benchbook/internal/protocol/benchtest"
+	"github.com/benchbook/benchbook/internal/result"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -38,81 +39,81 @@ func TestTextVersion(t *testing.T) {
 		}
 		b := Result(r)
 		fmt.Fprintln(h, b[display.MIMEText], b[display.MIMEHTML], Commentary(r))
-		if bench.TextVersion >= 3 { // the headline and the collapsed commentary came with version 3
+		if findings.TextVersion >= 3 { // the headline and the collapsed commentary came with version 3
 			hb, cb := HeadlineBundle(r), CommentaryBundle(r)
 			fmt.Fprintln(h, hb[display.MIMEText], hb[display.MIMEHTML], cb[display.MIMEHTML], cb[display.MIMEText])
 		}
-		for _, f := range bench.Findings(r) {
+		for _, f := range findings.Findings(r) {
 			fmt.Fprintln(h, f.Kind, f.Text)
 		}
 	}
-	if bench.TextVersion >= 4 { // version 4 names a control's two sides in its baseline lines and table
-		for _, c := range []bench.Control{{Kind: bench.ControlPad, Value: "64"}, {Kind: bench.ControlPages, Value: "huge"}} {
+	if findings.TextVersion >= 4 { // version 4 names a control's two sides in its baseline lines and table
+		for _, c := range []result.Control{{Kind: result.ControlPad, Value: "64"}, {Kind: result.ControlPages, Value: "huge"}} {
 			r := everything()
 			r.Control = &c
 			b, bb := Result(r), BaselineBundle(r)
 			fmt.Fprintln(h, b[display.MIMEText], bb[display.MIMEText], Commentary(r))
-			for _, f := range bench.Findings(r) {
+			for _, f := range findings.Findings(r) {
 				fmt.Fprintln(h, f.Kind, f.Text)
 			}
 		}
 		// and weighs a time per element against one dependent float add.
 		r := withAddCeiling(everything())
-		for _, s := range bench.Sentences(r) {
+		for _, s := range findings.Sentences(r) {
 			fmt.Fprintln(h, s.Claim, s.Text)
 		}
 	}
-	if bench.TextVersion >= 5 { // version 5 weighs a sweep point's bytes per ns against the fingerprint's stream
+	if findings.TextVersion >= 5 { // version 5 weighs a sweep point's bytes per ns against the fingerprint's stream
 		r := withBWCeiling(everything())
-		for _, s := range bench.Sentences(r) {
+		for _, s := range findings.Sentences(r) {
 			fmt.Fprintln(h, s.Claim, s.Text)
 		}
-		sc := SweepCommentary([]*bench.Result{r})
+		sc := SweepCommentary([]*result.Result{r})
 		fmt.Fprintln(h, sc[display.MIMEText])
 		// and a sweep's headline comes first; a control's headline names
 		// the other build ("the build with unpadded rows").
-		sh := SweepHeadlineBundle([]*bench.Result{r})
+		sh := SweepHeadlineBundle([]*result.Result{r})
 		fmt.Fprintln(h, sh[display.MIMEText], sh[display.MIMEHTML])
-		for _, c := range []bench.Control{{Kind: bench.ControlPad, Value: "64"}, {Kind: bench.ControlPages, Value: "huge"}} {
+		for _, c := range []result.Control{{Kind: result.ControlPad, Value: "64"}, {Kind: result.ControlPages, Value: "huge"}} {
 			r := everything()
 			r.Control = &c
 			fmt.Fprintln(h, HeadlineText(r))
 		}
 	}
-	if bench.TextVersion >= 6 { // version 6 names a preemption only when the worst's pass measured one, and divides worsts only then not
+	if findings.TextVersion >= 6 { // version 6 names a preemption only when the worst's pass measured one, and divides worsts only then not
 		// Two variants of 300,000 operations whose worsts (1 ms and 10 µs)
 		// stand alone above their floors; the first's pass waited 900 µs.
 		r := everything()
 		for i, w := range [][3]int64{{2000000, 900000, 3}, {20000, 0, 0}} {
 			delay, nivcsw := w[1], w[2]
-			l := &bench.Latency{OpsPerPass: 100000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
+			l := &result.Latency{OpsPerPass: 100000, Passes: 3, TicksPerUS: 2000, TicksPerUSStart: 2000, TicksPerUSEnd: 2000,
 				MaxTicks: w[0], OverheadTicks: 36, EmptyMaxTicks: 4000, Clock: "rdtsc", CPUFlags: "constant_tsc,nonstop_tsc", Series: "in_process",
-				Buckets:       [][2]int64{{40, 299990}, {int64(bench.LatencyIndex(9000)), 9}, {int64(bench.LatencyIndex(uint64(w[0]))), 1}},
+				Buckets:       [][2]int64{{40, 299990}, {int64(result.LatencyIndex(9000)), 9}, {int64(result.LatencyIndex(uint64(w[0]))), 1}},
 				MaxRunDelayNS: &delay, MaxInvoluntary: &nivcsw}
 			l.Summarize()
 			r.Variants[i].Latency = l
 		}
 		refresh(r)
-		for _, s := range bench.Sentences(r) {
+		for _, s := range findings.Sentences(r) {
 			fmt.Fprintln(h, s.Claim, s.Text)
 		}
 	}
-	if bench.TextVersion >= 7 { // version 7 takes a before/after's lock-step rounds two at a time, and counts the harness's system calls
+	if findings.TextVersion >= 7 { // version 7 takes a before/after's lock-step rounds two at a time, and counts the harness's system calls
 		r := everything()
-		r.Protocol.StepRounds = bench.StepRounds
+		r.Protocol.StepRounds = result.StepRounds
 		// and says what the harness's processes counted of their own system calls.
-		r.Protocol.HarnessSyscalls = &bench.HarnessSyscalls{AfterDiscarded: 0, Between: 3, Processes: 12}
+		r.Protocol.HarnessSyscalls = &result.HarnessSyscalls{AfterDiscarded: 0, Between: 3, Processes: 12}
 		refresh(r)
-		for _, s := range bench.Sentences(r) {
+		for _, s := range findings.Sentences(r) {
 			fmt.Fprintln(h, s.Claim, s.Text)
 		}
 		b := Result(r)
 		fmt.Fprintln(h, b[display.MIMEText], b[display.MIMEHTML])
 	}
 	got := hex.EncodeToString(h.Sum(nil))
-	if want, ok := textHashes[bench.TextVersion]; !ok || got != want {
+	if want, ok := textHashes[findings.TextVersion]; !ok || got != want {
 		t.Errorf("the text of the synthetic results hashes to %s, not %q as recorded for text version %d: if the wording changed, "+
-			"bump bench.TextVersion and record the hash under the new version", got, want, bench.TextVersion)
+			"bump bench.TextVersion and record the hash under the new version", got, want, findings.TextVersion)
 	}
 }
 
@@ -120,10 +121,10 @@ func TestTextVersion(t *testing.T) {
 // MiB, on a machine with a 32 MiB last-level cache, with a fingerprint
 // whose stream through 64 MiB reads what the first variant reads per ns:
 // the first variant is at the stream and the faster second over it.
-func withBWCeiling(r *bench.Result) *bench.Result {
+func withBWCeiling(r *result.Result) *result.Result {
 	ws := int64(64 << 20)
-	r.Sweep = &bench.SweepPoint{ID: "bw", Index: 0, Of: 1, Param: "N", Value: ws / 4, Elements: ws / 4, Bytes: &ws, BytesRule: "bytes=4*N",
-		Summary: &bench.SweepSummary{Variant: r.Variants[0].Name, Caches: []bench.CacheMark{{Name: "L3", Bytes: 32 << 20, Source: "/sys/devices/system/cpu/cpu0/cache"}}}}
+	r.Sweep = &result.SweepPoint{ID: "bw", Index: 0, Of: 1, Param: "N", Value: ws / 4, Elements: ws / 4, Bytes: &ws, BytesRule: "bytes=4*N",
+		Summary: &result.SweepSummary{Variant: r.Variants[0].Name, Caches: []result.CacheMark{{Name: "L3", Bytes: 32 << 20, Source: "/sys/devices/system/cpu/cpu0/cache"}}}}
 	for id := range 2 {
 		r.Conditions.Machine.CPUs = append(r.Conditions.Machine.CPUs, machine.CPU{ID: id,
 			Caches: []machine.Cache{{Level: 1, Type: "Data", Size: "48K"}, {Level: 2, Type: "Unified", Size: "2048K"}, {Level: 3, Type: "Unified", Size: "32768K"}}})
@@ -139,7 +140,7 @@ func withBWCeiling(r *bench.Result) *bench.Result {
 // withAddCeiling gives r elements=, a float add in every variant's
 // assembly and a fingerprint whose dependent addss takes what the first
 // variant takes per element: the add ceiling's sentences are written.
-func withAddCeiling(r *bench.Result) *bench.Result {
+func withAddCeiling(r *result.Result) *result.Result {
 	if r.Protocol.Elements == nil {
 		n := int64(1 << 20)
 		r.Protocol.Elements = &n

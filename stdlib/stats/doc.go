@@ -66,7 +66,7 @@
 // exact level by enumeration of every sign sequence up to 18 blocks;
 // family-wise false positives with a budget drawn per trial) and, with
 // benchbook's stopping rule and noise models of a quiet and a busy machine,
-// in stdlib/bench/calibration_test.go.
+// in internal/protocol/calibration_test.go.
 //
 // A verdict's Significant is for one comparison. For several at once, adjust
 // their p-values with Holm before comparing them with alpha.

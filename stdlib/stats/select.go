@@ -10,7 +10,7 @@ import (
 // are never stored: the Walsh averages (d_i+d_j)/2, i <= j, of
 // ComparePaired and the differences x_i - y_j of CompareUnpaired (the
 // Hodges-Lehmann median and the k-th and (M+1-k)-th values of the
-// interval), and the pairwise relative differences of bench.PairDifference.
+// interval), and the pairwise relative differences of findings.PairDifference.
 // With the values sorted, each set is a matrix whose rows ascend left to
 // right and whose columns ascend down, and the k-th smallest is found by
 // selection in it (Monahan 1984, "Algorithm 616: fast computation of the

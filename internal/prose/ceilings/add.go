@@ -5,8 +5,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // fail is an oracle's verdict that the sentence is false, and why.
@@ -23,7 +25,7 @@ var floatAddRE = regexp.MustCompile(`(?i)(^|[^a-z0-9_])v?add(ss|sd|ps|pd)([^a-z0
 
 // addRatio is a variant's time per element over the fingerprint's addss
 // latency, recomputed; false when the ceiling does not apply.
-func addRatio(r *bench.Result, variant string) (float64, float64, bool) {
+func addRatio(r *result.Result, variant string) (float64, float64, bool) {
 	v := r.Variant(variant)
 	e, fp := r.Protocol.Elements, r.Conditions.Fingerprint
 	if !figures.Live(v) || e == nil || *e <= 0 || fp == nil || !floatAddRE.MatchString(v.Asm) {
@@ -42,15 +44,15 @@ func addRatio(r *bench.Result, variant string) (float64, float64, bool) {
 	return per / lat, lat, true
 }
 
-func addSaid(r *bench.Result, s bench.Sentence, lat float64) error {
+func addSaid(r *result.Result, s findings.Sentence, lat float64) error {
 	per := figures.Median(figures.Series(r, s.Variant, "interleaved")) / float64(*r.Protocol.Elements)
-	if !strings.Contains(s.Text, bench.FormatNS(per)+" per element") || !strings.Contains(s.Text, "addss took "+bench.FormatNS(lat)) {
-		return fail("%s: the times said are not %s per element and %s an add", s.Variant, bench.FormatNS(per), bench.FormatNS(lat))
+	if !strings.Contains(s.Text, numtext.FormatNS(per)+" per element") || !strings.Contains(s.Text, "addss took "+numtext.FormatNS(lat)) {
+		return fail("%s: the times said are not %s per element and %s an add", s.Variant, numtext.FormatNS(per), numtext.FormatNS(lat))
 	}
 	return nil
 }
 
-func AddUnder(r *bench.Result, s bench.Sentence) error {
+func AddUnder(r *result.Result, s findings.Sentence) error {
 	k, lat, ok := addRatio(r, s.Variant)
 	if !ok {
 		return fail("%s: the add ceiling does not apply (no elements=, no fingerprint addss, or no float add in its assembly)", s.Variant)
@@ -61,7 +63,7 @@ func AddUnder(r *bench.Result, s bench.Sentence) error {
 	return addSaid(r, s, lat)
 }
 
-func AddAt(r *bench.Result, s bench.Sentence) error {
+func AddAt(r *result.Result, s findings.Sentence) error {
 	k, lat, ok := addRatio(r, s.Variant)
 	if !ok {
 		return fail("%s: the add ceiling does not apply (no elements=, no fingerprint addss, or no float add in its assembly)", s.Variant)

@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchbook/benchbook/internal/findings"
+	"github.com/benchbook/benchbook/internal/numtext"
 	"github.com/benchbook/benchbook/internal/prose/figures"
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // The oracles of a sweep point's bytes per ns against the streaming read
@@ -21,7 +23,7 @@ const bwBand = 0.10
 
 // llcOf is the largest data or unified cache of any CPU of the stored
 // description, read again from /sys's form ("32768K", "32M"); 0 if none.
-func llcOf(r *bench.Result) int64 {
+func llcOf(r *result.Result) int64 {
 	var llc int64
 	for _, c := range r.Conditions.Machine.CPUs {
 		for _, k := range c.Caches {
@@ -51,7 +53,7 @@ type bwFacts struct {
 	ws, stream, llc           int64
 }
 
-func bwOf(r *bench.Result, variant string) (bwFacts, bool) {
+func bwOf(r *result.Result, variant string) (bwFacts, bool) {
 	var f bwFacts
 	fp := r.Conditions.Fingerprint
 	if !figures.Live(r.Variant(variant)) || r.Sweep == nil || r.Sweep.Bytes == nil || fp == nil {
@@ -91,12 +93,12 @@ func sig3(x float64) string {
 // bwSaid: the sentence states the working set, the time per pass, the
 // bytes per ns, the stream's figure it is weighed against (of) and its
 // bytes, and the last-level cache.
-func bwSaid(f bwFacts, s bench.Sentence, of float64) error {
+func bwSaid(f bwFacts, s findings.Sentence, of float64) error {
 	for _, w := range []string{
-		bench.FormatBytes(f.ws) + "B, its working set, in " + bench.FormatNS(f.perPass) + " per pass",
+		numtext.FormatBytes(f.ws) + "B, its working set, in " + numtext.FormatNS(f.perPass) + " per pass",
 		sig3(f.bw) + " bytes per ns",
-		"(" + sig3(of) + " GB/s through " + bench.FormatBytes(f.stream) + "B",
-		"the " + bench.FormatBytes(f.llc) + "B last-level cache",
+		"(" + sig3(of) + " GB/s through " + numtext.FormatBytes(f.stream) + "B",
+		"the " + numtext.FormatBytes(f.llc) + "B last-level cache",
 	} {
 		if !strings.Contains(s.Text, w) {
 			return fail("%s: does not say %q", s.Variant, w)
@@ -105,11 +107,11 @@ func bwSaid(f bwFacts, s bench.Sentence, of float64) error {
 	return nil
 }
 
-func bwNotApplied(s bench.Sentence) error {
+func bwNotApplied(s findings.Sentence) error {
 	return fail("%s: the bandwidth ceiling does not apply (no working set in bytes, no stream_read in the fingerprint, no cache sizes, or a working set or stream within the last-level cache)", s.Variant)
 }
 
-func BWOver(r *bench.Result, s bench.Sentence) error {
+func BWOver(r *result.Result, s findings.Sentence) error {
 	f, ok := bwOf(r, s.Variant)
 	if !ok {
 		return bwNotApplied(s)
@@ -120,7 +122,7 @@ func BWOver(r *bench.Result, s bench.Sentence) error {
 	return bwSaid(f, s, f.fastest)
 }
 
-func BWAt(r *bench.Result, s bench.Sentence) error {
+func BWAt(r *result.Result, s findings.Sentence) error {
 	f, ok := bwOf(r, s.Variant)
 	if !ok {
 		return bwNotApplied(s)

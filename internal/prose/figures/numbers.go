@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // Median of x recomputed (the mean of the two middle values of an even
@@ -45,7 +45,7 @@ func CVPct(x []float64) float64 {
 
 // Series is a variant's samples of one series ("interleaved", "in_process",
 // "fresh", "cold"); nil when missing.
-func Series(r *bench.Result, variant, name string) []float64 {
+func Series(r *result.Result, variant, name string) []float64 {
 	v := r.Variant(variant)
 	if v == nil {
 		return nil
@@ -70,13 +70,13 @@ func Near(a, b, rel float64) bool {
 
 // AARatio is the A/A control's ratio of medians recomputed: the variant's
 // interleaved samples over its copy's.
-func AARatio(r *bench.Result) float64 {
+func AARatio(r *result.Result) float64 {
 	return Median(Series(r, r.AA.Variant, "interleaved")) / Median(r.AA.SamplesNS)
 }
 
 // AAReach is how far from 1 identical code read in this run: the A/A
 // control's recomputed ratio of medians and its interval's ends.
-func AAReach(r *bench.Result) float64 {
+func AAReach(r *result.Result) float64 {
 	return math.Max(math.Abs(AARatio(r)-1), math.Max(r.AA.CIHigh-1, 1-r.AA.CILow))
 }
 
@@ -127,7 +127,7 @@ func grid(spaced string) float64 {
 // ClockStep is the clock's granularity the sentences may call its
 // smallest step: the grid where the result records the spaced deltas,
 // else (results before harness version 6) what the result stored.
-func ClockStep(c bench.Clock) float64 {
+func ClockStep(c result.Clock) float64 {
 	if g := grid(c.Spaced); g > 0 {
 		return g
 	}
@@ -196,7 +196,7 @@ func LogRatios(a, b []float64) []float64 {
 
 // mhz is the clock the run saw, recomputed: the largest cpufreq reading,
 // else the larger estimate from the adds chain.
-func mhz(r *bench.Result) float64 {
+func mhz(r *result.Result) float64 {
 	best := 0.0
 	for _, m := range []map[string]float64{r.Conditions.Before.FreqKHz, r.Conditions.After.FreqKHz} {
 		for _, k := range m {
@@ -209,4 +209,4 @@ func mhz(r *bench.Result) float64 {
 	return math.Max(r.Conditions.Before.FreqEstimateMHz, r.Conditions.After.FreqEstimateMHz)
 }
 
-func Live(v *bench.Variant) bool { return v != nil && !v.Dead && !v.Hollow }
+func Live(v *result.Variant) bool { return v != nil && !v.Dead && !v.Hollow }

@@ -6,18 +6,18 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"github.com/benchbook/benchbook/stdlib/bench"
+	"github.com/benchbook/benchbook/internal/result"
 )
 
 // Resolve is the run's resolve= (2% in results before it was recorded).
-func Resolve(r *bench.Result) float64 {
+func Resolve(r *result.Result) float64 {
 	if r.Protocol.Resolve > 0 {
 		return r.Protocol.Resolve
 	}
 	return 0.02
 }
 
-func CyclesPerElement(r *bench.Result, variant string) float64 {
+func CyclesPerElement(r *result.Result, variant string) float64 {
 	e := r.Protocol.Elements
 	f := mhz(r)
 	if e == nil || *e <= 0 || f <= 0 {
@@ -28,7 +28,7 @@ func CyclesPerElement(r *bench.Result, variant string) float64 {
 
 // ColdFaults is the median of a variant's cold passes' minor faults and of
 // its setups'.
-func ColdFaults(r *bench.Result, variant string) (cold, setup float64, c *bench.Cold) {
+func ColdFaults(r *result.Result, variant string) (cold, setup float64, c *result.Cold) {
 	v := r.Variant(variant)
 	if v == nil || v.Series.Cold == nil {
 		return math.NaN(), math.NaN(), nil
@@ -47,7 +47,7 @@ func ColdFaults(r *bench.Result, variant string) (cold, setup float64, c *bench.
 
 // LayoutP is the one-way analysis of the log fresh times by layout,
 // recomputed (F against gonum's F distribution).
-func LayoutP(r *bench.Result, variant string) float64 {
+func LayoutP(r *result.Result, variant string) float64 {
 	s := r.Variant(variant).Series.Fresh
 	groups := map[int][]float64{}
 	var all []float64
@@ -75,7 +75,7 @@ func LayoutP(r *bench.Result, variant string) float64 {
 }
 
 // LiveCVs are the cv of every series of every live variant, recomputed.
-func LiveCVs(r *bench.Result) []float64 {
+func LiveCVs(r *result.Result) []float64 {
 	var out []float64
 	for i := range r.Variants {
 		v := &r.Variants[i]
@@ -91,7 +91,7 @@ func LiveCVs(r *bench.Result) []float64 {
 	return out
 }
 
-func OpsCount(r *bench.Result) int {
+func OpsCount(r *result.Result) int {
 	n := 0
 	for i := range r.Variants {
 		if l := r.Variants[i].Latency; l != nil && l.N > 0 {
@@ -107,8 +107,8 @@ func OpsCount(r *bench.Result) int {
 // change within one process, both in percent, and the median repeatability
 // of the estimates in percent (NaN when none has one); ok is false when no
 // process has an estimate.
-func ClockSpread(r *bench.Result) (spread, within, repeat float64, ok bool) {
-	var procs []bench.FreqProcess
+func ClockSpread(r *result.Result) (spread, within, repeat float64, ok bool) {
+	var procs []result.FreqProcess
 	for i := range r.Variants {
 		if s := r.Variants[i].Series.Interleaved; s != nil && len(s.FreqProcesses) > 0 {
 			procs = append(procs, s.FreqProcesses...)
@@ -126,7 +126,7 @@ func ClockSpread(r *bench.Result) (spread, within, repeat float64, ok bool) {
 	}
 	var ests, reps []float64
 	for _, p := range procs {
-		for _, e := range []*bench.FreqEstimate{p.Before, p.After} {
+		for _, e := range []*result.FreqEstimate{p.Before, p.After} {
 			if e != nil {
 				ests = append(ests, e.MHz)
 				if e.NS > 0 {
