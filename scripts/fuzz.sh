@@ -25,7 +25,7 @@ targets='
 . ./ipynb/evidence FuzzReadNotebook
 . ./ipynb/evidence FuzzVerify
 . ./internal/asm FuzzParse
-. ./internal/harness FuzzRecords
+. ./internal/records FuzzRecords
 . ./internal/machine FuzzClockRanges
 third_party/zmq4 . FuzzReadMsg
 third_party/zmq4 . FuzzHandshake

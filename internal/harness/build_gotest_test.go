@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // sumCell is a %%gotest cell as a Go developer writes it: two benchmarks,
@@ -88,8 +90,8 @@ func TestGotestBuildAndRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var recs []Record
-	for rr := NewRecordReader(f); rr.Scan(); {
+	var recs []records.Record
+	for rr := records.NewReader(f); rr.Scan(); {
 		recs = append(recs, rr.Record())
 	}
 	kinds := map[string]int{}

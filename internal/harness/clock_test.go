@@ -10,10 +10,11 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/machine"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // runDriver runs kernel k's driver with args and returns its records.
-func runDriver(t *testing.T, k *Kernel, args ...string) []Record {
+func runDriver(t *testing.T, k *Kernel, args ...string) []records.Record {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "records.txt")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -34,7 +35,7 @@ func TestClockRecord(t *testing.T) {
 	grids, spaced := map[string]float64{}, map[string]string{}
 	for _, lang := range []string{"c", "go"} {
 		k := build(t, seedSpec(t, lang, nil))
-		var clock *Record
+		var clock *records.Record
 		for _, r := range runDriver(t, k, "-slots", "discarded", "-clock", "-settle-ms", "0", "-warmup", "0") {
 			if r.Kind == "clock" {
 				clock = &r
@@ -87,7 +88,7 @@ func TestCalibrationIsAMedian(t *testing.T) {
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
 			k := build(t, Spec{Name: "tiny", Lang: tc.lang, Code: tc.code, Line: 2, Label: "Cell[1]", CacheDir: t.TempDir()})
-			var batch *Record
+			var batch *records.Record
 			for _, r := range runDriver(t, k, "-slots", "tiny", "-settle-ms", "0", "-warmup", "0", "-calibrate-reads", "100") {
 				if r.Kind == "batch" {
 					batch = &r

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // runChecksum runs variant a of k for one pass and returns its checksum
@@ -26,7 +28,7 @@ func runChecksum(t *testing.T, k *Kernel) float64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rr := NewRecordReader(f)
+	rr := records.NewReader(f)
 	for rr.Scan() {
 		if r := rr.Record(); r.Kind == "checksum" {
 			got, err := strconv.ParseFloat(r.Fields["got"], 64)

@@ -7,17 +7,19 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
-func readRecords(t *testing.T, path string) []Record {
+func readRecords(t *testing.T, path string) []records.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rr := NewRecordReader(f)
-	var recs []Record
+	rr := records.NewReader(f)
+	var recs []records.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())
 	}
@@ -101,7 +103,7 @@ func TestParseRecord(t *testing.T) {
 		{"hello from the user's printf", false, "", "", ""},
 	}
 	for _, c := range cases {
-		r, ok := ParseRecord(c.line)
+		r, ok := records.Parse(c.line)
 		if ok != c.ok || (ok && (r.Kind != c.kind || r.Fields[c.key] != c.val)) {
 			t.Errorf("%q: got %+v %v", c.line, r, ok)
 		}

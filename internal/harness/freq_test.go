@@ -3,6 +3,8 @@ package harness
 import (
 	"slices"
 	"testing"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // With -freq both drivers write one freq record before the measured
@@ -21,7 +23,7 @@ func TestFreqRecords(t *testing.T) {
 		var iters []int64
 		sawSample := false
 		for _, line := range lines {
-			rec, ok := ParseRecord(line)
+			rec, ok := records.Parse(line)
 			if !ok {
 				t.Fatalf("%s: %q is no record", lang, line)
 			}
@@ -75,7 +77,7 @@ func TestFreqRecordsOnlyWhenAsked(t *testing.T) {
 	for _, lang := range []string{"c", "go"} {
 		lines, _ := rawLines(t, seedKernel(t, lang), "-slots", "sink", "-settle-ms", "1", "-rounds", "1")
 		for _, line := range lines {
-			if rec, ok := ParseRecord(line); ok && rec.Kind == "freq" {
+			if rec, ok := records.Parse(line); ok && rec.Kind == "freq" {
 				t.Errorf("%s: %q without -freq", lang, line)
 			}
 		}
@@ -101,9 +103,9 @@ func TestWarmupLastBeforeSamples(t *testing.T) {
 		}
 		var order []string
 		var flts []int64
-		var sys *Record
+		var sys *records.Record
 		for _, line := range lines {
-			rec, ok := ParseRecord(line)
+			rec, ok := records.Parse(line)
 			if !ok {
 				t.Fatalf("%s: %q is no record", lang, line)
 			}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchbook/benchbook/internal/measuretest"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // spikyKernel builds testdata/spiky.c or spiky_go.txt: BENCH_OPS variant
@@ -54,7 +55,7 @@ func latencySpecRuns(t *testing.T, used map[string]bool) {
 			t.Errorf("%s spiky: exit status %d", lang, status)
 		}
 		for _, line := range lines {
-			if err := CheckLine(line); err != nil {
+			if err := records.CheckLine(line); err != nil {
 				t.Errorf("%s spiky: %q: %v", lang, line, err)
 				continue
 			}
@@ -86,7 +87,7 @@ func TestLatencyRecords(t *testing.T) {
 			recs := runKernel(t, k, "-slots", "plain,spiky", "-cold", "spiky", "-settle-ms", "5", "-warmup", "2", "-rounds", "3")
 			_ = unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
 			after := ts.Nano()
-			var lat []Record
+			var lat []records.Record
 			var ticks, buckets []string
 			for _, r := range recs {
 				switch r.Kind {
@@ -274,7 +275,7 @@ func TestLatencyManyBuckets(t *testing.T) {
 				if len(line) >= 1023 {
 					t.Errorf("a record of %d bytes", len(line))
 				}
-				r, ok := ParseRecord(line)
+				r, ok := records.Parse(line)
 				switch {
 				case !ok:
 				case r.Kind == "latency_buckets":

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/measuretest"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // A store to a static variable of the cell stays between the two clock
@@ -86,7 +87,7 @@ func TestBatchFunctionsAnalysed(t *testing.T) {
 }
 
 // recordOf returns the first record of kind (and, for phase, name) in recs.
-func recordOf(t *testing.T, recs []Record, kind, name string) Record {
+func recordOf(t *testing.T, recs []records.Record, kind, name string) records.Record {
 	t.Helper()
 	for _, r := range recs {
 		if r.Kind == kind && (name == "" || r.Fields["name"] == name) {
@@ -94,7 +95,7 @@ func recordOf(t *testing.T, recs []Record, kind, name string) Record {
 		}
 	}
 	t.Fatalf("no %s %s record in %+v", kind, name, recs)
-	return Record{}
+	return records.Record{}
 }
 
 // With -cold-after-setup the cold pass comes after setup and an eviction:
@@ -252,7 +253,7 @@ func TestColdAfterFlush(t *testing.T) {
 			// Each side in three processes: the least cold pass, and the
 			// least warm pass of all, so that a pass another process
 			// preempted (a loaded machine) decides nothing.
-			run := func(extra ...string) (cold, warm float64, evict Record) {
+			run := func(extra ...string) (cold, warm float64, evict records.Record) {
 				cold, warm = math.Inf(1), math.Inf(1)
 				for range 3 {
 					recs := runKernel(t, k, append([]string{"-slots", "chase", "-cold", "chase", "-cold-after-setup", "-settle-ms", "0", "-rounds", "5"}, extra...)...)

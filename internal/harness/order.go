@@ -3,6 +3,8 @@ package harness
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // splitmixGamma is splitmix64's increment: its state after n draws from
@@ -47,7 +49,7 @@ func RoundOrder(seed uint64, round, nslots int) []int {
 // the order the driver should have run them in: RoundOrder of *seed, or the
 // slot order if seed is nil (a run without -order-seed). Every sample must
 // name its position, and no round may run a position or a slot twice.
-func CheckOrder(recs []Record, nslots int, seed *uint64) error {
+func CheckOrder(recs []records.Record, nslots int, seed *uint64) error {
 	type key struct{ round, n int64 }
 	orders := map[int64][]int{}
 	seenPos, seenSlot := map[key]bool{}, map[key]bool{}
@@ -55,7 +57,7 @@ func CheckOrder(recs []Record, nslots int, seed *uint64) error {
 		if r.Kind != "sample" {
 			continue
 		}
-		s, err := Decode[SampleRec](r)
+		s, err := records.Decode[records.Sample](r)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // The first outputs of splitmix64 seeded with 0, as published with the
@@ -96,10 +98,10 @@ func sampleLine(round, slot, pos int) string {
 }
 
 func TestCheckOrder(t *testing.T) {
-	parse := func(lines ...string) []Record {
-		var recs []Record
+	parse := func(lines ...string) []records.Record {
+		var recs []records.Record
 		for i, l := range lines {
-			r, ok := ParseRecord(l)
+			r, ok := records.Parse(l)
 			if !ok {
 				t.Fatalf("%q is not a record", l)
 			}
@@ -111,7 +113,7 @@ func TestCheckOrder(t *testing.T) {
 	seed := uint64(0)
 	cases := []struct {
 		name  string
-		recs  []Record
+		recs  []records.Record
 		seed  *uint64
 		wrong string
 	}{
@@ -156,7 +158,7 @@ func seedKernel(t *testing.T, lang string) *Kernel {
 }
 
 // runKernel runs k with run -out FILE and args and returns its records.
-func runKernel(t *testing.T, k *Kernel, args ...string) []Record {
+func runKernel(t *testing.T, k *Kernel, args ...string) []records.Record {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "records.txt")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -193,7 +195,7 @@ func TestDriverOrder(t *testing.T) {
 	}
 }
 
-func countKind(recs []Record, kind string) int {
+func countKind(recs []records.Record, kind string) int {
 	n := 0
 	for _, r := range recs {
 		if r.Kind == kind {

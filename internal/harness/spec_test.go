@@ -13,19 +13,25 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // recordsSpec returns records.md's forms (the grammar the reader holds
 // lines to) and the options of its options table.
-func recordsSpec(t *testing.T) (recs []Form, options []string) {
+func recordsSpec(t *testing.T) (recs []records.Form, options []string) {
 	t.Helper()
+	md, err := os.ReadFile("../records/records.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	option := regexp.MustCompile("^\\| `(-[a-z-]+)` \\|")
-	for _, line := range strings.Split(recordsMD, "\n") {
+	for _, line := range strings.Split(string(md), "\n") {
 		if m := option.FindStringSubmatch(line); m != nil {
 			options = append(options, m[1])
 		}
 	}
-	recs = Forms()
+	recs = records.Forms()
 	if len(recs) == 0 || len(options) == 0 {
 		t.Fatalf("records.md: %d records, %d options", len(recs), len(options))
 	}
@@ -37,8 +43,29 @@ func formLine(line string) string {
 	kind, rest, _ := strings.Cut(line, " ")
 	first, _, _ := strings.Cut(rest, " ")
 	_, value, _ := strings.Cut(first, "=")
-	f, _ := FormOf(kind, value)
+	f, _ := records.FormOf(kind, value)
 	return f.Line
+}
+
+// records.md names the harness version both drivers write.
+func TestRecordsSpecVersion(t *testing.T) {
+	md, err := os.ReadFile("../records/records.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Harness version (\d+) `).FindSubmatch(md)
+	want := map[string]*regexp.Regexp{"c/benchbook.h": regexp.MustCompile(`#define BENCHBOOK_HARNESS_VERSION (\d+)`),
+		"go/bench/bench.go": regexp.MustCompile(`const Version = (\d+)`)}
+	for file, re := range want {
+		src, err := files.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := re.FindSubmatch(src)
+		if m == nil || v == nil || string(m[1]) != string(v[1]) {
+			t.Errorf("records.md says harness version %q, %s %q", m, file, v)
+		}
+	}
 }
 
 // The options records.md lists are the options each driver parses.
@@ -132,7 +159,7 @@ func TestRecordsSpec(t *testing.T) {
 				t.Errorf("%s %s: exit status %d, want %d", lang, run.name, status, run.status)
 			}
 			for _, line := range lines {
-				if err := CheckLine(line); err != nil {
+				if err := records.CheckLine(line); err != nil {
 					t.Errorf("%s %s: %q: %v", lang, run.name, line, err)
 					continue
 				}

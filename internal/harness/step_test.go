@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // stepProc is a kernel process in step mode, with pipes to its stdin and
@@ -61,14 +63,14 @@ func (p *stepProc) step(t *testing.T) {
 }
 
 // records reads what the process wrote so far.
-func (p *stepProc) records(t *testing.T) []Record {
+func (p *stepProc) records(t *testing.T) []records.Record {
 	t.Helper()
 	return readRecords(t, p.file)
 }
 
 // finish closes stdin, checks that nothing more comes on stdout and that
 // the process exits 0, and returns its records.
-func (p *stepProc) finish(t *testing.T) []Record {
+func (p *stepProc) finish(t *testing.T) []records.Record {
 	t.Helper()
 	_ = p.in.Close()
 	rest, _ := io.ReadAll(p.out)
@@ -81,8 +83,8 @@ func (p *stepProc) finish(t *testing.T) []Record {
 	return p.records(t)
 }
 
-func samplesOf(recs []Record) []Record {
-	var s []Record
+func samplesOf(recs []records.Record) []records.Record {
+	var s []records.Record
 	for _, r := range recs {
 		if r.Kind == "sample" {
 			s = append(s, r)
@@ -91,7 +93,7 @@ func samplesOf(recs []Record) []Record {
 	return s
 }
 
-func doneStopped(t *testing.T, recs []Record) int64 {
+func doneStopped(t *testing.T, recs []records.Record) int64 {
 	t.Helper()
 	if len(recs) == 0 || recs[len(recs)-1].Kind != "done" {
 		t.Fatalf("the last record is not done: %v", recs)

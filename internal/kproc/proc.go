@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/benchbook/benchbook/internal/procs"
 	"io"
 	"os"
 	"os/exec"
@@ -13,7 +12,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/procs"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // ErrInterrupted is returned when the run was cancelled; the result holds
@@ -24,7 +24,7 @@ var ErrInterrupted = errors.New("interrupted")
 type Proc struct {
 	Label   string
 	File    string
-	Records []harness.Record
+	Records []records.Record
 	Output  string // what the kernel itself printed (stdout and stderr), truncated
 	Layout  int    // which build of layouts=K ran (0: the kernel's own)
 }
@@ -60,7 +60,7 @@ func ExitError(label string, err error, p *Proc) error {
 		return nil
 	}
 	for _, rec := range p.Records {
-		if e, ok := rec.Value.(harness.ErrorRec); ok {
+		if e, ok := rec.Value.(records.Error); ok {
 			return fmt.Errorf("%s: the harness refused: %s", label, e.Msg)
 		}
 	}
@@ -103,7 +103,7 @@ const MaxRecordFile = 1 << 30
 // regular file, not a link (a FIFO or /dev/urandom in its place would hang
 // the reader or never end: procs.OpenRegular), of at most MaxRecordFile
 // bytes. A missing file has no records.
-func ReadRecordFile(path string) ([]harness.Record, error) {
+func ReadRecordFile(path string) ([]records.Record, error) {
 	f, err := procs.OpenRegular(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -115,8 +115,8 @@ func ReadRecordFile(path string) ([]harness.Record, error) {
 	if fi, err := f.Stat(); err == nil && fi.Size() > MaxRecordFile {
 		return nil, fmt.Errorf("%s holds %d bytes, more than the %d a record file of a run can: not a record file", path, fi.Size(), MaxRecordFile)
 	}
-	rr := harness.NewRecordReader(io.LimitReader(f, MaxRecordFile))
-	var recs []harness.Record
+	rr := records.NewReader(io.LimitReader(f, MaxRecordFile))
+	var recs []records.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())
 	}

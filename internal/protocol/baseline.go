@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // baseRun is the baseline of a run: another build measured beside the
@@ -59,7 +60,7 @@ func (b *baseRun) common(names []string) []string {
 // coin says whether the new build goes first.
 func (b *baseRun) coin() bool { return b.rng.IntN(2) == 0 }
 
-func (b *baseRun) addChecksum(variant string, rec harness.ChecksumRec) {
+func (b *baseRun) addChecksum(variant string, rec records.Checksum) {
 	addChecksum(b.sums, variant, rec)
 }
 

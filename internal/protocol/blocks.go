@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // interleavedBlocks is Part 1 without a baseline: the reps rounds shared
@@ -173,7 +174,7 @@ func (r *runner) freshArgs(v string) harness.Args {
 
 // freshOne runs one fresh process of variant v: its cold pass, then one
 // measured pass; run is its number in the variant's series.
-func (r *runner) freshOne(ctx context.Context, bin, label, v string, run, layout int, into map[string]*freshRuns, sum func(string, harness.ChecksumRec)) error {
+func (r *runner) freshOne(ctx context.Context, bin, label, v string, run, layout int, into map[string]*freshRuns, sum func(string, records.Checksum)) error {
 	p, err := r.execBin(ctx, bin, fmt.Sprintf("%s-%s-%02d", label, v, run+1), r.freshArgs(v))
 	if p != nil {
 		p.Layout = layout
@@ -193,7 +194,7 @@ func (r *runner) collectPairs(news, olds []*proc, slots []string) {
 			continue
 		}
 		for _, rec := range po.Records {
-			if c, ok := rec.Value.(harness.ChecksumRec); ok && c.Slot >= 0 && int(c.Slot) < len(b.slots) {
+			if c, ok := rec.Value.(records.Checksum); ok && c.Slot >= 0 && int(c.Slot) < len(b.slots) {
 				b.addChecksum(b.slots[c.Slot], c)
 			}
 		}

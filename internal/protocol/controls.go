@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // controlOf is the Control of a run with these options, nil without one.
@@ -45,7 +45,7 @@ func (r *runner) notePages(p *proc) {
 		side = c.BasePages
 	}
 	for _, rec := range p.Records {
-		if pg, ok := rec.Value.(harness.PagesRec); ok {
+		if pg, ok := rec.Value.(records.Pages); ok {
 			side.Add(pg)
 		}
 	}

@@ -3,7 +3,7 @@ package protocol
 import (
 	"math"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // The clock during each run (issue 14, item 3). Every process the protocol
@@ -27,10 +27,10 @@ type freqData struct {
 }
 
 // procFreq reads the freq records of one process that took n samples of a series.
-func procFreq(recs []harness.Record, n int) FreqProcess {
+func procFreq(recs []records.Record, n int) FreqProcess {
 	p := FreqProcess{Samples: n}
 	for _, rec := range recs {
-		f, ok := rec.Value.(harness.FreqRec)
+		f, ok := rec.Value.(records.Freq)
 		if !ok {
 			continue
 		}

@@ -3,7 +3,7 @@ package protocol
 import (
 	"fmt"
 
-	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 )
 
 // latencyAnalysis is Latency.Analysis.
@@ -12,35 +12,35 @@ const latencyAnalysis = "the dead-code check of the timed function is not applic
 // latencyCollect gathers one process's BENCH_OPS records.
 type latencyCollect struct {
 	buckets map[int64]int64
-	start   harness.TicksRec
-	end     harness.TicksRec
+	start   records.Ticks
+	end     records.Ticks
 	have    map[string]*Latency // per variant, once its latency record came
 }
 
 // collectLatency adds one record of an in-process series' process of
 // variant v (run.go's collectInProcess).
-func (d *collected) collectLatency(rec harness.Record) {
+func (d *collected) collectLatency(rec records.Record) {
 	if d.latency == nil {
 		d.latency = &latencyCollect{buckets: map[int64]int64{}, have: map[string]*Latency{}}
 	}
 	c := d.latency
 	switch t := rec.Value.(type) {
-	case harness.TicksRec:
+	case records.Ticks:
 		if t.When == "start" {
 			c.start = t
 		} else {
 			c.end = t
 		}
-	case harness.LatencyBucketsRec:
-		for _, b := range t.Pairs() { // RecordReader checked the list
+	case records.LatencyBuckets:
+		for _, b := range t.Pairs() { // records.Reader checked the list
 			c.buckets[b[0]] += b[1]
 		}
-	case harness.LatencyRec:
+	case records.Latency:
 		c.add(t)
 	}
 }
 
-func (c *latencyCollect) add(rec harness.LatencyRec) {
+func (c *latencyCollect) add(rec records.Latency) {
 	v := rec.Variant
 	l := &Latency{Series: "in_process", Analysis: latencyAnalysis, Clock: c.start.Source, CPUFlags: c.start.CPUFlags,
 		TicksPerUS: rec.TicksPerUS, TicksPerUSStart: c.start.TicksPerUS, TicksPerUSEnd: c.end.TicksPerUS,

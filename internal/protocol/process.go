@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/procs"
+	"github.com/benchbook/benchbook/internal/records"
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/kproc"
@@ -172,7 +173,7 @@ func (r *runner) noteSyscalls(p *proc) {
 		return
 	}
 	for _, rec := range p.Records {
-		c, ok := rec.Value.(harness.SyscallsRec)
+		c, ok := rec.Value.(records.Syscalls)
 		if !ok || c.AfterDiscarded < 0 || c.Between < 0 {
 			continue
 		}

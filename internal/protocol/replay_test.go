@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/protocol"
+	"github.com/benchbook/benchbook/internal/records"
 	"github.com/benchbook/benchbook/internal/replay"
 )
 
@@ -89,15 +90,15 @@ func label(file string) string {
 }
 
 // rawRecords reads a record file of the run's folder.
-func rawRecords(t *testing.T, dir, file string) []harness.Record {
+func rawRecords(t *testing.T, dir, file string) []records.Record {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rr := harness.NewRecordReader(f)
-	var recs []harness.Record
+	rr := records.NewReader(f)
+	var recs []records.Record
 	for rr.Scan() {
 		recs = append(recs, rr.Record())
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchbook/benchbook/internal/procs"
+	"github.com/benchbook/benchbook/internal/records"
 
 	"github.com/benchbook/benchbook/internal/harness"
 	"github.com/benchbook/benchbook/internal/machine"
@@ -438,7 +439,7 @@ func (r *runner) firstExecution(ctx context.Context) error {
 // collectBatches reads the batch size calibrated for each variant.
 func (r *runner) collectBatches(p *proc) error {
 	for _, rec := range p.Records {
-		b, ok := rec.Value.(harness.BatchRec)
+		b, ok := rec.Value.(records.Batch)
 		if !ok {
 			continue
 		}
@@ -521,13 +522,13 @@ func (r *runner) collectInterleaved(ps []*proc, slots []string) {
 func (r *runner) collectClockAndSums(p *proc, slots []string) {
 	for _, rec := range p.Records {
 		switch v := rec.Value.(type) {
-		case harness.ClockRec:
+		case records.Clock:
 			r.data.clock = clockOf(v)
-		case harness.GapsRec: // both drivers write it after the clock record
+		case records.Gaps: // both drivers write it after the clock record
 			if r.data.clock != nil {
 				addGaps(r.data.clock, v)
 			}
-		case harness.ChecksumRec:
+		case records.Checksum:
 			if v.Slot >= 0 && int(v.Slot) < len(slots) {
 				r.addChecksum(slots[v.Slot], v)
 			}
@@ -540,7 +541,7 @@ func (r *runner) collectClockAndSums(p *proc, slots []string) {
 // at in its round.
 func collectRounds(ps []*proc, nslots int) ([][]float64, [][]int) {
 	inter, pos := make([][]float64, nslots), make([][]int, nslots)
-	var recs []harness.Record
+	var recs []records.Record
 	for _, p := range ps {
 		if p != nil {
 			recs = append(recs, p.Records...)
@@ -552,26 +553,26 @@ func collectRounds(ps []*proc, nslots int) ([][]float64, [][]int) {
 			continue
 		}
 		inter[slot] = append(inter[slot], pass)
-		pos[slot] = append(pos[slot], int(rec.Value.(harness.SampleRec).Pos))
+		pos[slot] = append(pos[slot], int(rec.Value.(records.Sample).Pos))
 	}
 	return inter, pos
 }
 
 // sample reads a sample record: its slot and its time per pass.
-func sample(rec harness.Record) (slot int, pass float64, ok bool) {
-	s, ok := rec.Value.(harness.SampleRec)
+func sample(rec records.Record) (slot int, pass float64, ok bool) {
+	s, ok := rec.Value.(records.Sample)
 	if !ok || s.K < 1 || s.Slot < 0 {
 		return 0, 0, false
 	}
 	return int(s.Slot), float64(s.NS) / float64(s.K), true
 }
 
-func (r *runner) addChecksum(variant string, c harness.ChecksumRec) {
+func (r *runner) addChecksum(variant string, c records.Checksum) {
 	addChecksum(r.data.sums, variant, c)
 }
 
 // addChecksum adds a checksum record of variant to sums.
-func addChecksum(sums map[string]*Checksum, variant string, rec harness.ChecksumRec) {
+func addChecksum(sums map[string]*Checksum, variant string, rec records.Checksum) {
 	c := sums[variant]
 	if c == nil {
 		c = &Checksum{Want: rec.Want}
@@ -606,19 +607,19 @@ func (r *runner) collectInProcess(v string, p *proc) {
 	r.data.inproc[v] = s
 	for _, rec := range p.Records {
 		switch c := rec.Value.(type) {
-		case harness.ColdRec:
+		case records.Cold:
 			ns, flt := float64(c.NS), c.Minflt
 			s.coldNS, s.coldFlt = &ns, &flt
-		case harness.SampleRec:
+		case records.Sample:
 			if _, pass, ok := sample(rec); ok {
 				s.samples = append(s.samples, pass)
 				if c.Minflt >= 0 { // -1: not counted (records.md)
 					s.warmFlt = append(s.warmFlt, c.Minflt)
 				}
 			}
-		case harness.ChecksumRec:
+		case records.Checksum:
 			r.addChecksum(v, c)
-		case harness.TicksRec, harness.LatencyBucketsRec, harness.LatencyRec:
+		case records.Ticks, records.LatencyBuckets, records.Latency:
 			r.data.collectLatency(rec)
 		}
 	}
@@ -647,7 +648,7 @@ func (r *runner) freshProcesses(ctx context.Context) error {
 
 // collectFresh adds one fresh process's cold pass and measured pass to the
 // runs of variant v in into; its checksum records go to sum.
-func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string, harness.ChecksumRec)) {
+func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string, records.Checksum)) {
 	if p == nil {
 		return
 	}
@@ -663,18 +664,18 @@ func collectFresh(into map[string]*freshRuns, v string, p *proc, sum func(string
 	stack, heap, aslr := -1, -1, true
 	for _, rec := range p.Records {
 		switch c := rec.Value.(type) {
-		case harness.ColdRec:
+		case records.Cold:
 			ns := float64(c.NS)
 			cold, flt = &ns, c.Minflt
-		case harness.SetupRec:
+		case records.Setup:
 			setupNS, setupFlt = float64(c.NS), c.Minflt
-		case harness.LayoutRec:
+		case records.Layout:
 			stack, heap, aslr = int(c.StackPad), int(c.HeapPad), c.ASLR != 0
-		case harness.SampleRec:
+		case records.Sample:
 			if _, pass, ok := sample(rec); ok {
 				warm = append(warm, pass)
 			}
-		case harness.ChecksumRec:
+		case records.Checksum:
 			sum(v, c)
 		}
 	}
@@ -707,7 +708,7 @@ func (r *runner) placement() *harness.Layout {
 // clockOf reads a clock record: the grid from its spaced runs
 // (machine.ClockGrid, as the fingerprint reads it), the median read cost,
 // the mean and the smallest step.
-func clockOf(rec harness.ClockRec) *Clock {
+func clockOf(rec records.Clock) *Clock {
 	c := &Clock{Source: rec.Source, Spaced: rec.Spaced, ReadCostNS: rec.ReadCostNS, ReadCostMeanNS: rec.ReadCostMeanNS,
 		MinStepNS: float64(rec.MinStepNS)}
 	c.ResolutionNS = ClockResolution(c.Spaced, c.MinStepNS)
@@ -715,7 +716,7 @@ func clockOf(rec harness.ClockRec) *Clock {
 }
 
 // addGaps records what the gaps record says.
-func addGaps(c *Clock, rec harness.GapsRec) {
+func addGaps(c *Clock, rec records.Gaps) {
 	c.GapWindowNS, c.GapThresholdNS, c.GapCount = float64(rec.WindowNS), float64(rec.ThresholdNS), rec.Count
 	c.GapTotalNS, c.GapMaxNS = float64(rec.TotalNS), float64(rec.MaxNS)
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/benchbook/benchbook/internal/harness"
+	"github.com/benchbook/benchbook/internal/records"
 	"github.com/benchbook/benchbook/internal/replay"
 )
 
@@ -31,7 +32,7 @@ type specLine struct {
 // regular expression of the whole record, and the options of its table.
 func readSpec(t *testing.T) ([]specLine, []string) {
 	t.Helper()
-	b, err := os.ReadFile("../harness/records.md")
+	b, err := os.ReadFile("../records/records.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,11 +97,11 @@ func drive(t *testing.T, k *harness.Kernel, stdin string, args ...string) (lines
 	return lines, so.String(), status
 }
 
-func records(t *testing.T, lines []string) []harness.Record {
+func parseLines(t *testing.T, lines []string) []records.Record {
 	t.Helper()
-	var recs []harness.Record
+	var recs []records.Record
 	for i, l := range lines {
-		r, ok := harness.ParseRecord(l)
+		r, ok := records.Parse(l)
 		if !ok {
 			t.Fatalf("line %d %q is no record", i+1, l)
 		}
@@ -110,7 +111,7 @@ func records(t *testing.T, lines []string) []harness.Record {
 	return recs
 }
 
-func kinds(recs []harness.Record) []string {
+func kinds(recs []records.Record) []string {
 	var ks []string
 	for _, r := range recs {
 		k := r.Kind
@@ -232,7 +233,7 @@ func TestReplayRecordOrder(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("status %d: %q", status, lines)
 	}
-	recs := records(t, lines)
+	recs := parseLines(t, lines)
 	got := strings.Join(kinds(recs), " ")
 	want := "start layout pinned clock gaps phase:setup phase:gc pages phase:evict cold phase:settle " +
 		"batch batch batch batch freq:before sample phase:warmup" + strings.Repeat(" sample", 15) +
@@ -266,7 +267,7 @@ func TestReplayRecordOrder(t *testing.T) {
 }
 
 // samples returns the ns per pass of each slot's samples.
-func samples(t *testing.T, recs []harness.Record) map[int64][]float64 {
+func samples(t *testing.T, recs []records.Record) map[int64][]float64 {
 	t.Helper()
 	m := map[int64][]float64{}
 	for _, r := range recs {
@@ -301,7 +302,7 @@ func TestReplayTimes(t *testing.T) {
 	args := []string{"-slots", "a,b,dead", "-batch", "1,1,50", "-rounds", "200", "-settle-ms", "0"}
 	first, _, _ := drive(t, k, "", append(args, "-order-seed", "1")...)
 	again, _, _ := drive(t, k, "", append(args, "-order-seed", "99")...)
-	s1, s2 := samples(t, records(t, first)), samples(t, records(t, again))
+	s1, s2 := samples(t, parseLines(t, first)), samples(t, parseLines(t, again))
 	if !slices.Equal(s1[0], s2[0]) || !slices.Equal(s1[1], s2[1]) {
 		t.Error("the same process (record file name, scenario) with another round order replayed other times")
 	}
@@ -350,7 +351,7 @@ func TestReplayStepAndFailure(t *testing.T) {
 		t.Errorf("step mode: status %d, stdout %q, last record %q", status, stdout, lines[len(lines)-1])
 	}
 	lines, _, _ = drive(t, k, "go\ngo\n", "-slots", "a,b", "-step", "-rounds", "5")
-	if got := len(samples(t, records(t, lines))[0]); got != 1 || lines[len(lines)-1] != "done stopped=1" {
+	if got := len(samples(t, parseLines(t, lines))[0]); got != 1 || lines[len(lines)-1] != "done stopped=1" {
 		t.Errorf("stopped after one step: %d samples of a, last record %q", got, lines[len(lines)-1])
 	}
 
@@ -363,7 +364,7 @@ func TestReplayStepAndFailure(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines, _, status := drive(t, k, "", "-slots", "a,b", "-rounds", "5")
-		recs := records(t, lines)
+		recs := parseLines(t, lines)
 		n := len(samples(t, recs)[0]) + len(samples(t, recs)[1])
 		last := recs[len(recs)-1]
 		switch {

@@ -1,8 +1,6 @@
 package result
 
-import (
-	"github.com/benchbook/benchbook/internal/harness"
-)
+import "github.com/benchbook/benchbook/internal/records"
 
 // A control is a run of the kernel under one changed condition measured
 // beside the kernel as it is, in the same run (the before/after blocks of
@@ -62,7 +60,7 @@ func (p *PagesGot) Obtained() bool {
 // None says whether no process of the side had huge pages.
 func (p *PagesGot) None() bool { return p != nil && p.Processes > 0 && p.WithHuge == 0 }
 
-func (p *PagesGot) Add(rec harness.PagesRec) {
+func (p *PagesGot) Add(rec records.Pages) {
 	kb, adv, ce := rec.AnonHugeKB, rec.AdvisedBytes, rec.CollapseErrno
 	if p.Processes == 0 || kb < p.MinKB {
 		p.MinKB = kb

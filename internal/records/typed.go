@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"fmt"
@@ -12,15 +12,15 @@ import (
 // each to its line). The host reads a record through Decode, never by a
 // key spelled at the call.
 
-// StartRec is the start record.
-type StartRec struct {
+// Start is the start record.
+type Start struct {
 	Lang    string `rec:"lang"`
 	PID     int64  `rec:"pid"`
 	Harness int64  `rec:"harness"`
 }
 
-// LayoutRec is the layout record.
-type LayoutRec struct {
+// Layout is the layout record.
+type Layout struct {
 	StackPad  int64  `rec:"stack_pad"`
 	HeapPad   int64  `rec:"heap_pad"`
 	StackAddr string `rec:"stack_addr"`
@@ -29,21 +29,21 @@ type LayoutRec struct {
 	ASLR      int64  `rec:"aslr"`
 }
 
-// PinnedRec is the pinned record.
-type PinnedRec struct {
+// Pinned is the pinned record.
+type Pinned struct {
 	CPU int64 `rec:"cpu"`
 }
 
-// ColdRec is the cold record.
-type ColdRec struct {
+// Cold is the cold record.
+type Cold struct {
 	Variant string `rec:"variant"`
 	NS      int64  `rec:"ns"`
 	Minflt  int64  `rec:"minflt"`
 	After   string `rec:"after"`
 }
 
-// ClockRec is the clock record.
-type ClockRec struct {
+// Clock is the clock record.
+type Clock struct {
 	MinStepNS      int64   `rec:"min_step_ns"`
 	ReadCostNS     float64 `rec:"read_cost_ns"`
 	ReadCostMeanNS float64 `rec:"read_cost_mean_ns"`
@@ -52,8 +52,8 @@ type ClockRec struct {
 	Source         string  `rec:"source"`
 }
 
-// GapsRec is the gaps record.
-type GapsRec struct {
+// Gaps is the gaps record.
+type Gaps struct {
 	WindowNS    int64 `rec:"window_ns"`
 	ThresholdNS int64 `rec:"threshold_ns"`
 	Count       int64 `rec:"count"`
@@ -61,42 +61,42 @@ type GapsRec struct {
 	MaxNS       int64 `rec:"max_ns"`
 }
 
-// SetupRec is the phase record of the kernel's setup.
-type SetupRec struct {
+// Setup is the phase record of the kernel's setup.
+type Setup struct {
 	NS     int64 `rec:"ns"`
 	Minflt int64 `rec:"minflt"`
 }
 
-// GCRec is the phase record of the Go driver's collection after setup.
-type GCRec struct {
+// GC is the phase record of the Go driver's collection after setup.
+type GC struct {
 	NS int64 `rec:"ns"`
 }
 
-// PagesRec is the pages record.
-type PagesRec struct {
+// Pages is the pages record.
+type Pages struct {
 	Mode          string `rec:"mode"`
 	AdvisedBytes  int64  `rec:"advised_bytes"`
 	AnonHugeKB    int64  `rec:"anon_huge_kb"`
 	CollapseErrno int64  `rec:"collapse_errno"`
 }
 
-// EvictRec is the phase record of the eviction before a cold pass after setup.
-type EvictRec struct {
+// Evict is the phase record of the eviction before a cold pass after setup.
+type Evict struct {
 	NS    int64  `rec:"ns"`
 	Bytes int64  `rec:"bytes"`
 	Huge  int64  `rec:"huge"`
 	How   string `rec:"how"`
 }
 
-// SettleRec is the phase record of the settle.
-type SettleRec struct {
+// Settle is the phase record of the settle.
+type Settle struct {
 	NS     int64 `rec:"ns"`
 	Passes int64 `rec:"passes"`
 	Stable int64 `rec:"stable"`
 }
 
-// BatchRec is a batch record.
-type BatchRec struct {
+// Batch is a batch record.
+type Batch struct {
 	Slot    int64  `rec:"slot"`
 	Variant string `rec:"variant"`
 	K       int64  `rec:"k"`
@@ -105,8 +105,8 @@ type BatchRec struct {
 	Timings int64  `rec:"timings"`
 }
 
-// FreqRec is a freq record (when=before or when=after).
-type FreqRec struct {
+// Freq is a freq record (when=before or when=after).
+type Freq struct {
 	When       string  `rec:"when"`
 	MHz        float64 `rec:"mhz"`
 	NS         int64   `rec:"ns"`
@@ -116,14 +116,14 @@ type FreqRec struct {
 	Adds       int64   `rec:"adds"`
 }
 
-// WarmupRec is the phase record of the warmup.
-type WarmupRec struct {
+// Warmup is the phase record of the warmup.
+type Warmup struct {
 	NS     int64 `rec:"ns"`
 	Passes int64 `rec:"passes"`
 }
 
-// SampleRec is a sample record.
-type SampleRec struct {
+// Sample is a sample record.
+type Sample struct {
 	Round  int64 `rec:"round"`
 	Slot   int64 `rec:"slot"`
 	Pos    int64 `rec:"pos"`
@@ -132,23 +132,23 @@ type SampleRec struct {
 	Minflt int64 `rec:"minflt"` // -1: not counted
 }
 
-// SyscallsRec is the syscalls record.
-type SyscallsRec struct {
+// Syscalls is the syscalls record.
+type Syscalls struct {
 	AfterDiscarded int64 `rec:"after_discarded"`
 	Between        int64 `rec:"between"`
 	Samples        int64 `rec:"samples"`
 }
 
-// ChecksumRec is a checksum record.
-type ChecksumRec struct {
+// Checksum is a checksum record.
+type Checksum struct {
 	Slot   int64   `rec:"slot"`
 	Got    float64 `rec:"got"`
 	Want   float64 `rec:"want"`
 	Passes int64   `rec:"passes"`
 }
 
-// TicksRec is a ticks record (when=start or when=end).
-type TicksRec struct {
+// Ticks is a ticks record (when=start or when=end).
+type Ticks struct {
 	When       string  `rec:"when"`
 	Source     string  `rec:"source"`
 	TicksPerUS float64 `rec:"ticks_per_us"`
@@ -156,15 +156,15 @@ type TicksRec struct {
 	CPUFlags   string  `rec:"cpu_flags"`
 }
 
-// LatencyBucketsRec is a latency_buckets record.
-type LatencyBucketsRec struct {
+// LatencyBuckets is a latency_buckets record.
+type LatencyBuckets struct {
 	Slot    int64  `rec:"slot"`
 	Buckets string `rec:"buckets"`
 }
 
-// Pairs are the buckets the record lists, as index and count. RecordReader
+// Pairs are the buckets the record lists, as index and count. Reader
 // has checked the list (check): a pair that is not two integers is left out.
-func (r LatencyBucketsRec) Pairs() [][2]int64 {
+func (r LatencyBuckets) Pairs() [][2]int64 {
 	var out [][2]int64
 	for _, item := range strings.Split(r.Buckets, ",") {
 		i, n, _ := strings.Cut(item, ":")
@@ -179,7 +179,7 @@ func (r LatencyBucketsRec) Pairs() [][2]int64 {
 
 // check says what is wrong with the bucket list: each item index:count,
 // both integers, the index from 0 and the count from 1.
-func (r LatencyBucketsRec) check() error {
+func (r LatencyBuckets) check() error {
 	for _, item := range strings.Split(r.Buckets, ",") {
 		i, n, ok := strings.Cut(item, ":")
 		ii, e1 := strconv.ParseInt(i, 10, 64)
@@ -191,8 +191,8 @@ func (r LatencyBucketsRec) check() error {
 	return nil
 }
 
-// LatencyRec is a latency record.
-type LatencyRec struct {
+// Latency is a latency record.
+type Latency struct {
 	Slot          int64   `rec:"slot"`
 	Variant       string  `rec:"variant"`
 	Ops           int64   `rec:"ops"`
@@ -210,40 +210,40 @@ type LatencyRec struct {
 	MaxNivcsw     int64   `rec:"max_nivcsw"`
 }
 
-// ErrorRec is an error record.
-type ErrorRec struct {
+// Error is an error record.
+type Error struct {
 	Msg string `rec:"msg"`
 }
 
-// DoneRec is the done record.
-type DoneRec struct {
+// Done is the done record.
+type Done struct {
 	Stopped int64 `rec:"stopped"`
 }
 
 // recordForm is the kind (and phase name) each typed record decodes.
 var recordForm = map[reflect.Type][2]string{
-	reflect.TypeFor[StartRec]():          {"start", ""},
-	reflect.TypeFor[LayoutRec]():         {"layout", ""},
-	reflect.TypeFor[PinnedRec]():         {"pinned", ""},
-	reflect.TypeFor[ColdRec]():           {"cold", ""},
-	reflect.TypeFor[ClockRec]():          {"clock", ""},
-	reflect.TypeFor[GapsRec]():           {"gaps", ""},
-	reflect.TypeFor[SetupRec]():          {"phase", "setup"},
-	reflect.TypeFor[GCRec]():             {"phase", "gc"},
-	reflect.TypeFor[PagesRec]():          {"pages", ""},
-	reflect.TypeFor[EvictRec]():          {"phase", "evict"},
-	reflect.TypeFor[SettleRec]():         {"phase", "settle"},
-	reflect.TypeFor[BatchRec]():          {"batch", ""},
-	reflect.TypeFor[FreqRec]():           {"freq", ""},
-	reflect.TypeFor[WarmupRec]():         {"phase", "warmup"},
-	reflect.TypeFor[SampleRec]():         {"sample", ""},
-	reflect.TypeFor[SyscallsRec]():       {"syscalls", ""},
-	reflect.TypeFor[ChecksumRec]():       {"checksum", ""},
-	reflect.TypeFor[TicksRec]():          {"ticks", ""},
-	reflect.TypeFor[LatencyBucketsRec](): {"latency_buckets", ""},
-	reflect.TypeFor[LatencyRec]():        {"latency", ""},
-	reflect.TypeFor[ErrorRec]():          {"error", ""},
-	reflect.TypeFor[DoneRec]():           {"done", ""},
+	reflect.TypeFor[Start]():          {"start", ""},
+	reflect.TypeFor[Layout]():         {"layout", ""},
+	reflect.TypeFor[Pinned]():         {"pinned", ""},
+	reflect.TypeFor[Cold]():           {"cold", ""},
+	reflect.TypeFor[Clock]():          {"clock", ""},
+	reflect.TypeFor[Gaps]():           {"gaps", ""},
+	reflect.TypeFor[Setup]():          {"phase", "setup"},
+	reflect.TypeFor[GC]():             {"phase", "gc"},
+	reflect.TypeFor[Pages]():          {"pages", ""},
+	reflect.TypeFor[Evict]():          {"phase", "evict"},
+	reflect.TypeFor[Settle]():         {"phase", "settle"},
+	reflect.TypeFor[Batch]():          {"batch", ""},
+	reflect.TypeFor[Freq]():           {"freq", ""},
+	reflect.TypeFor[Warmup]():         {"phase", "warmup"},
+	reflect.TypeFor[Sample]():         {"sample", ""},
+	reflect.TypeFor[Syscalls]():       {"syscalls", ""},
+	reflect.TypeFor[Checksum]():       {"checksum", ""},
+	reflect.TypeFor[Ticks]():          {"ticks", ""},
+	reflect.TypeFor[LatencyBuckets](): {"latency_buckets", ""},
+	reflect.TypeFor[Latency]():        {"latency", ""},
+	reflect.TypeFor[Error]():          {"error", ""},
+	reflect.TypeFor[Done]():           {"done", ""},
 }
 
 // Is says whether r is a record of the form T decodes: its kind, and for
@@ -255,7 +255,7 @@ func Is[T any](r Record) bool {
 
 // Decode reads r as a T, one of the typed records above. An error names
 // the record's line and what was wrong: r is of another kind, a field is
-// missing, or its value is not of the field's type. RecordReader has held
+// missing, or its value is not of the field's type. Reader has held
 // every line to records.md and decoded it (Record.Value), so an error here
 // means a record made by hand.
 func Decode[T any](r Record) (T, error) {
@@ -285,7 +285,7 @@ func typeOf(r Record) (reflect.Type, bool) {
 	return nil, false
 }
 
-// decodeValue is r as its typed record (a StartRec, a SampleRec, ...).
+// decodeValue is r as its typed record (a Start, a Sample, ...).
 func decodeValue(r Record) (any, error) {
 	t, ok := typeOf(r)
 	if !ok {

@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"bufio"
@@ -16,9 +16,9 @@ type Record struct {
 	Kind   string
 	Fields map[string]string
 	Line   int
-	// Value is the record as its typed record (typed.go: a SampleRec, a
-	// ClockRec, ...), set by RecordReader, which holds every line to
-	// records.md first, and by ParseRecord when the line is of its form.
+	// Value is the record as its typed record (typed.go: a Sample, a
+	// Clock, ...), set by Reader, which holds every line to
+	// records.md first, and by Parse when the line is of its form.
 	Value any
 }
 
@@ -48,13 +48,13 @@ func (r Record) Float(key string) (float64, error) {
 	return f, nil
 }
 
-// RecordReader reads records like bufio.Scanner: Scan, Record, Err. Every
+// Reader reads records like bufio.Scanner: Scan, Record, Err. Every
 // line is held to records.md (CheckLine): one that is not a record of its
 // form stops the reading with an error that names its line and what was
 // wrong, but for a last line with no newline, which a killed process cut
 // short (a record goes out with its newline in one write): that one is
 // skipped and counted.
-type RecordReader struct {
+type Reader struct {
 	sc      *bufio.Scanner
 	cur     Record
 	line    int
@@ -63,9 +63,9 @@ type RecordReader struct {
 	err     error
 }
 
-// NewRecordReader returns a reader of r.
-func NewRecordReader(r io.Reader) *RecordReader {
-	rr := &RecordReader{sc: bufio.NewScanner(r)}
+// NewReader returns a reader of r.
+func NewReader(r io.Reader) *Reader {
+	rr := &Reader{sc: bufio.NewScanner(r)}
 	rr.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			rr.cut = false
@@ -81,7 +81,7 @@ func NewRecordReader(r io.Reader) *RecordReader {
 }
 
 // Scan advances to the next record.
-func (rr *RecordReader) Scan() bool {
+func (rr *Reader) Scan() bool {
 	if rr.err != nil {
 		return false
 	}
@@ -96,7 +96,7 @@ func (rr *RecordReader) Scan() bool {
 			rr.err = fmt.Errorf("line %d: %v", rr.line, err)
 			return false
 		}
-		rec, _ := ParseRecord(text)
+		rec, _ := Parse(text)
 		rec.Line = rr.line
 		v, err := decodeValue(rec)
 		if err != nil {
@@ -114,19 +114,19 @@ func (rr *RecordReader) Scan() bool {
 }
 
 // Record returns the record read by the last Scan.
-func (rr *RecordReader) Record() Record { return rr.cur }
+func (rr *Reader) Record() Record { return rr.cur }
 
 // Err returns the first error: a line that is not a record of records.md,
 // or a read error.
-func (rr *RecordReader) Err() error { return rr.err }
+func (rr *Reader) Err() error { return rr.err }
 
 // Skipped returns how many lines were not records: at most the last one,
 // cut short.
-func (rr *RecordReader) Skipped() int { return rr.skipped }
+func (rr *Reader) Skipped() int { return rr.skipped }
 
-// ParseRecord parses one line: a kind then key=value fields. The value of
+// Parse parses one line: a kind then key=value fields. The value of
 // "msg" runs to the end of the line.
-func ParseRecord(line string) (Record, bool) {
+func Parse(line string) (Record, bool) {
 	kind, rest, _ := strings.Cut(strings.TrimRight(line, "\r"), " ")
 	if forms[kind] == nil {
 		return Record{}, false

@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"bytes"
@@ -25,15 +25,15 @@ func formatRecord(r Record) string {
 	return strings.Join(parts, " ")
 }
 
-// FuzzRecords reads arbitrary bytes as a record file (NewRecordReader) and
-// each line as a record (ParseRecord): nothing panics; every line is a
+// FuzzRecords reads arbitrary bytes as a record file (NewReader) and
+// each line as a record (Parse): nothing panics; every line is a
 // record of records.md, or the reader stops with an error naming its line,
 // or it is the last line, cut short, and skipped; records are numbered by
 // their line; a record has a
 // known kind, reads back the same once written out again, and its Int and
 // Float accessors never panic (an integer is a number too).
 //
-//	go test ./internal/harness -run '^$' -fuzz '^FuzzRecords$' -fuzztime 60s
+//	go test ./internal/records -run '^$' -fuzz '^FuzzRecords$' -fuzztime 60s
 func FuzzRecords(f *testing.F) {
 	f.Add([]byte("start lang=c pid=4242 harness=3\n" +
 		"layout stack_pad=0 heap_pad=64 stack_addr=0x7ffd1000 heap_addr=0x5555a000 text_addr=0x401000 aslr=1\n" +
@@ -49,7 +49,7 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte("start lang=go pid=1 harness=3\r\nsample round=0 slot=0 pos=0 k=1 ns=9223372036854775808 minflt=-1\r\nsample round=1 slot=0 pos=0 k=1 ns=1e3 minf"))
 	f.Add([]byte("bogus a=1\n\nsample round\nsample  round=1\nerror msg=\ndone\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rr := NewRecordReader(bytes.NewReader(data))
+		rr := NewReader(bytes.NewReader(data))
 		n, last := 0, 0
 		for rr.Scan() {
 			r := rr.Record()
@@ -78,7 +78,7 @@ func FuzzRecords(f *testing.F) {
 			t.Fatalf("an error that names no line: %v", rr.Err())
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			r, ok := ParseRecord(line)
+			r, ok := Parse(line)
 			if !ok {
 				continue
 			}
@@ -96,10 +96,10 @@ func FuzzRecords(f *testing.F) {
 				t.Fatal("Int of a missing key without an error")
 			}
 			if slices.ContainsFunc(slices.Collect(maps.Values(r.Fields)), func(v string) bool { return strings.HasSuffix(v, "\r") }) {
-				continue // written last, its \r would end the line, which ParseRecord trims
+				continue // written last, its \r would end the line, which Parse trims
 			}
 			text := formatRecord(r)
-			back, ok := ParseRecord(text)
+			back, ok := Parse(text)
 			if !ok || back.Kind != r.Kind || !maps.Equal(back.Fields, r.Fields) {
 				t.Fatalf("record %q written as %q reads as %+v (%v)", line, text, back, ok)
 			}

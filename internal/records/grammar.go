@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	_ "embed"
@@ -9,7 +9,7 @@ import (
 
 // records.md is the spec of the driver protocol; its records block is also
 // the grammar the host holds every record line to when it reads one
-// (RecordReader), so the spec and the reader cannot drift apart.
+// (Reader), so the spec and the reader cannot drift apart.
 //
 //go:embed records.md
 var recordsMD string

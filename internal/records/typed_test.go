@@ -1,4 +1,4 @@
-package harness
+package records
 
 import (
 	"slices"
@@ -79,7 +79,7 @@ func TestRecordReaderHoldsLinesToTheSpec(t *testing.T) {
 		{"a line too long", start + "error msg=" + strings.Repeat("x", 70000) + "\n", 1, 0, "after line 1: bufio.Scanner: token too long"},
 	}
 	for _, c := range cases {
-		rr := NewRecordReader(strings.NewReader(c.data))
+		rr := NewReader(strings.NewReader(c.data))
 		n := 0
 		for rr.Scan() {
 			n++
@@ -99,32 +99,32 @@ func TestRecordReaderHoldsLinesToTheSpec(t *testing.T) {
 // Decode fills a typed record, and says which line and field are wrong in
 // a record made by hand, or that the record is of another kind.
 func TestDecode(t *testing.T) {
-	rec, _ := ParseRecord("sample round=3 slot=1 pos=0 k=8 ns=12345 minflt=-1")
+	rec, _ := Parse("sample round=3 slot=1 pos=0 k=8 ns=12345 minflt=-1")
 	rec.Line = 9
-	s, err := Decode[SampleRec](rec)
-	if err != nil || s != (SampleRec{Round: 3, Slot: 1, Pos: 0, K: 8, NS: 12345, Minflt: -1}) {
+	s, err := Decode[Sample](rec)
+	if err != nil || s != (Sample{Round: 3, Slot: 1, Pos: 0, K: 8, NS: 12345, Minflt: -1}) {
 		t.Errorf("Decode: %+v, %v", s, err)
 	}
-	if _, err := Decode[ClockRec](rec); err == nil || !strings.Contains(err.Error(), "line 9: a sample record read as clock") {
+	if _, err := Decode[Clock](rec); err == nil || !strings.Contains(err.Error(), "line 9: a sample record read as clock") {
 		t.Errorf("a sample as a clock: %v", err)
 	}
-	phase, _ := ParseRecord("phase name=setup ns=10 minflt=2")
-	if !Is[SetupRec](phase) || Is[WarmupRec](phase) {
+	phase, _ := Parse("phase name=setup ns=10 minflt=2")
+	if !Is[Setup](phase) || Is[Warmup](phase) {
 		t.Error("Is does not tell a setup phase from a warmup")
 	}
-	if _, err := Decode[WarmupRec](phase); err == nil || !strings.Contains(err.Error(), "read as phase name=warmup") {
+	if _, err := Decode[Warmup](phase); err == nil || !strings.Contains(err.Error(), "read as phase name=warmup") {
 		t.Errorf("a setup phase as the warmup: %v", err)
 	}
 	delete(rec.Fields, "k")
-	if _, err := Decode[SampleRec](rec); err == nil || err.Error() != "line 9: sample record has no k" {
+	if _, err := Decode[Sample](rec); err == nil || err.Error() != "line 9: sample record has no k" {
 		t.Errorf("no k: %v", err)
 	}
 	rec.Fields["k"] = "eight"
-	if _, err := Decode[SampleRec](rec); err == nil || err.Error() != `line 9: k="eight" is not an integer` {
+	if _, err := Decode[Sample](rec); err == nil || err.Error() != `line 9: k="eight" is not an integer` {
 		t.Errorf("k=eight: %v", err)
 	}
-	c, _ := ParseRecord("checksum slot=0 got=nan want=1.5 passes=2")
-	if v, err := Decode[ChecksumRec](c); err != nil || v.Want != 1.5 || v.Got == v.Got {
+	c, _ := Parse("checksum slot=0 got=nan want=1.5 passes=2")
+	if v, err := Decode[Checksum](c); err != nil || v.Want != 1.5 || v.Got == v.Got {
 		t.Errorf("checksum: %+v, %v", v, err)
 	}
 	if _, err := Decode[struct{ X int }](c); err == nil {
