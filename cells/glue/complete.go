@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // Cursor positions of Complete and Inspect count Unicode code points, as in
@@ -131,13 +133,13 @@ func valueMembers(v reflect.Value) []string {
 // identCandidates lists the names that may start at w.
 func (s *Session) identCandidates(code string, w word) []string {
 	out := append([]string{}, keywords...)
-	for name := range universe {
-		if _, missing := missingBuiltins[name]; !missing {
+	for _, name := range source.PredeclaredNames() {
+		if _, missing := source.MissingBuiltin(name); !missing {
 			out = append(out, name)
 		}
 	}
 	for _, n := range s.sortedNames() {
-		out = append(out, n.name)
+		out = append(out, n.Name)
 	}
 	s.mu.Lock()
 	for name := range s.pkgs {
@@ -171,3 +173,17 @@ func codeIdents(code string, w word) []string {
 		}
 	}
 }
+
+// IsComplete says whether code is ready to run (see source.IsComplete):
+// StatusComplete, StatusIncomplete with the indent of the next line, or
+// StatusInvalid.
+func (s *Session) IsComplete(code string) (status, indent string) {
+	return source.IsComplete(code)
+}
+
+// Statuses returned by IsComplete.
+const (
+	StatusComplete   = source.StatusComplete
+	StatusIncomplete = source.StatusIncomplete
+	StatusInvalid    = source.StatusInvalid
+)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -73,7 +74,7 @@ func TestComplete(t *testing.T) {
 
 func gorootHasSources(t *testing.T, s *Session) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(s.docs.goroot(), "src", "fmt", "print.go")); err != nil {
+	if _, err := os.Stat(filepath.Join(s.docs.Goroot(), "src", "fmt", "print.go")); err != nil {
 		t.Skip("GOROOT sources are absent")
 	}
 }
@@ -131,10 +132,7 @@ func TestInspectUserDeclarations(t *testing.T) {
 
 func TestInspectWithoutGorootSources(t *testing.T) {
 	s := newSession(t, Options{})
-	d := newDocCache()
-	empty := t.TempDir()
-	d.rootOnce.Do(func() { d.root = empty })
-	s.docs = d
+	s.docs = source.NewDocs(t.TempDir())
 	data, found := s.Inspect("fmt.Println", 6)
 	if !found {
 		t.Fatal("fmt.Println not found without sources")
@@ -142,36 +140,5 @@ func TestInspectWithoutGorootSources(t *testing.T) {
 	text := data[display.MIMEText].(string)
 	if !strings.Contains(text, noDoc) || !strings.Contains(text, "func Println(") {
 		t.Errorf("want a signature and %q:\n%s", noDoc, text)
-	}
-}
-
-// Requirement 10: IsComplete.
-
-func TestIsComplete(t *testing.T) {
-	s := newSession(t, Options{})
-	tests := []struct {
-		name, code, status, indent string
-	}{
-		{"statement", "x := 1", StatusComplete, ""},
-		{"empty", "", StatusComplete, ""},
-		{"open func body", "func f() {", StatusIncomplete, "\t"},
-		{"open block, indented", "if x {\n\ty := 1", StatusIncomplete, "\t\t"},
-		{"open call", "fmt.Println(\"a\",", StatusIncomplete, "\t"},
-		{"trailing operator", "x := 1 +", StatusIncomplete, "\t"},
-		{"open raw string", "s := `abc", StatusIncomplete, ""},
-		{"closed func", "func f() {\n}", StatusComplete, ""},
-		{"shell line", "!ls -l", StatusComplete, ""},
-		{"stray paren", "x := )", StatusInvalid, ""},
-		{"stray brace", "}", StatusInvalid, ""},
-		{"unterminated string", "x := \"abc", StatusInvalid, ""},
-		{"for header", "for i := 0; i < 3; i++ {\n}", StatusComplete, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			status, indent := s.IsComplete(tc.code)
-			if status != tc.status || indent != tc.indent {
-				t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", tc.code, status, indent, tc.status, tc.indent)
-			}
-		})
 	}
 }

@@ -9,12 +9,14 @@ import (
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // evalGo runs a Go segment: parse, check, import, then each unit in order.
 // final says whether its last expression is the cell's result.
-func (s *Session) evalGo(c *cellRun, seg segment, final bool) *Error {
-	items, err := parseItems(c.seq, splitItems(seg))
+func (s *Session) evalGo(c *cellRun, seg source.Segment, final bool) *Error {
+	items, err := source.Parse(c.seq, source.SplitItems(seg))
 	if err != nil {
 		return s.syntaxError(c, err)
 	}
@@ -190,11 +192,11 @@ func release(old map[string]reflect.Value, vars map[string]bool) {
 // call later) and no go statement.
 func leavesNothing(u unit) bool {
 	for _, pi := range u.items {
-		if pi.stmt == nil {
+		if pi.Stmt == nil {
 			return false
 		}
 		found := false
-		ast.Inspect(pi.stmt, func(n ast.Node) bool {
+		ast.Inspect(pi.Stmt, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.FuncLit, *ast.GoStmt:
 				found = true
@@ -262,15 +264,15 @@ func (s *Session) popEntry() {
 
 // compileFailure turns a compile error into an Error; the interpreter's
 // position-less "nil type" comes from a range over an integer or a function.
-func (s *Session) compileFailure(c *cellRun, err error, line int, items []*pitem) *Error {
+func (s *Session) compileFailure(c *cellRun, err error, line int, items []*source.Parsed) *Error {
 	var stuck errStuck
 	if errors.As(err, &stuck) {
 		return s.interrupted(c, line, stuck.note)
 	}
 	if strings.Contains(err.Error(), "nil type") {
 		for _, pi := range items {
-			if l := firstRangeLine(pi); l > 0 {
-				return errorAt(c, ErrUnsupported, l, msgRangeAny)
+			if l, msg := pi.AnyRange(); l > 0 {
+				return errorAt(c, ErrUnsupported, l, msg)
 			}
 		}
 	}
@@ -332,9 +334,9 @@ func (s *Session) recordNames(c *cellRun, u unit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			s.names[d.name] = nameInfo{declName: d, label: c.label}
-			s.chg.names[d.name] = true
+		for _, d := range pi.Declared() {
+			s.names[d.Name] = nameInfo{Decl: d, label: c.label}
+			s.chg.names[d.Name] = true
 		}
 	}
 }
@@ -368,22 +370,22 @@ type funcSrc struct {
 func (s *Session) entryOf(c *cellRun, u unit) histEntry {
 	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]funcSrc{}}
 	for i, pi := range u.items {
-		if len(pi.decls) > 0 && isInitFunc(pi.decls[0]) {
+		if len(pi.Decls) > 0 && source.IsInitFunc(pi.Decls[0]) {
 			h.inits++
 			continue
 		}
 		it := histItem{src: u.pieces[i]}
-		for _, d := range pi.declared() {
-			it.names = append(it.names, d.name)
+		for _, d := range pi.Declared() {
+			it.names = append(it.names, d.Name)
 		}
-		for _, d := range pi.decls {
+		for _, d := range pi.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil {
 					h.funcs[d.Name.Name] = s.funcSource(c, pi, d)
 				}
 			case *ast.GenDecl:
-				it.calls = it.calls || initCalls(d, s.replayedCalls())
+				it.calls = it.calls || source.InitCalls(d, s.replayedCalls())
 				it.isVar = it.isVar || d.Tok == token.VAR
 			}
 		}
@@ -404,10 +406,10 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]re
 	}
 	s.mu.Lock()
 	for _, pi := range u.items {
-		for _, sh := range pi.shapes() {
-			if _, ok := s.shapes[sh.key]; !ok {
-				s.shapes[sh.key] = shapeSrc{src: sh.src, label: c.label}
-				s.chg.shapes[sh.key] = true
+		for _, sh := range pi.Shapes() {
+			if _, ok := s.shapes[sh.Key]; !ok {
+				s.shapes[sh.Key] = shapeSrc{src: sh.Src, label: c.label}
+				s.chg.shapes[sh.Key] = true
 			}
 		}
 	}
@@ -432,8 +434,8 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]re
 func unitNames(u unit) []string {
 	var out []string
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			out = append(out, d.name)
+		for _, d := range pi.Declared() {
+			out = append(out, d.Name)
 		}
 	}
 	return out
@@ -443,9 +445,9 @@ func unitNames(u unit) []string {
 func unitVars(u unit) map[string]bool {
 	out := map[string]bool{}
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			if d.kind == declVar {
-				out[d.name] = true
+		for _, d := range pi.Declared() {
+			if d.Kind == source.DeclVar {
+				out[d.Name] = true
 			}
 		}
 	}
@@ -470,19 +472,10 @@ func (s *Session) declared() {
 
 // funcSource is the rewritten source of a func declaration, with its
 // position directive.
-func (s *Session) funcSource(c *cellRun, pi *pitem, fd *ast.FuncDecl) funcSrc {
-	pos := pi.fset.Position(fd.Pos())
-	src := directive(c.seq, pi.lineOf(fd.Pos()), pos.Column) + s.rewriter(pi).render(pi.off(fd.Pos()), pi.off(fd.End()))
-	refs := map[string]bool{}
-	if fd.Body != nil {
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && id.Obj == nil {
-				refs[id.Name] = true
-			}
-			return true
-		})
-	}
-	return funcSrc{src: src, refs: refs}
+func (s *Session) funcSource(c *cellRun, pi *source.Parsed, fd *ast.FuncDecl) funcSrc {
+	pos := pi.Fset.Position(fd.Pos())
+	src := source.Directive(c.seq, pi.LineOf(fd.Pos()), pos.Column) + source.RewriteNode(pi, s.scope(), fd)
+	return funcSrc{src: src, refs: source.FuncRefs(fd)}
 }
 
 // dependents returns the source that redeclares every func of funcs which

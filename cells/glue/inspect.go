@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -66,8 +67,8 @@ func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bo
 // packageMember documents a member of the package at path p.
 func (s *Session) packageMember(p, name string) (title, decl, text string, ok bool) {
 	title = "package " + p
-	if dp := s.docs.load(p); dp != nil { // the standard library's, or the notebook packages' (stdlib.Sources)
-		if decl, text, found := dp.symbol(name); found {
+	if dp := s.docs.Load(p); dp != nil { // the standard library's, or the notebook packages' (stdlib.Sources)
+		if decl, text, found := dp.Symbol(name); found {
 			return title, decl, text, true
 		}
 	}
@@ -102,9 +103,9 @@ func (s *Session) inspectName(name string) (title, decl, text string, ok bool) {
 		return s.inspectDeclared(n)
 	case p != "":
 		return s.inspectPackage(p)
-	case universe[name]:
-		if dp := s.docs.load("builtin"); dp != nil {
-			if decl, text, found := dp.symbol(name); found {
+	case source.Predeclared(name):
+		if dp := s.docs.Load("builtin"); dp != nil {
+			if decl, text, found := dp.Symbol(name); found {
 				return "predeclared", decl, text, true
 			}
 		}
@@ -117,10 +118,10 @@ func (s *Session) inspectName(name string) (title, decl, text string, ok bool) {
 }
 
 func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool) {
-	title = fmt.Sprintf("declared in %s, line %d", n.label, n.line)
-	text = strings.TrimSpace(commentText(n.doc))
-	if n.kind == declVar || n.kind == declDefine {
-		if v, found := s.idleGlobal(n.name); found && v.IsValid() && v.CanInterface() {
+	title = fmt.Sprintf("declared in %s, line %d", n.label, n.Line)
+	text = strings.TrimSpace(commentText(n.Doc))
+	if n.Kind == source.DeclVar || n.Kind == source.DeclDefine {
+		if v, found := s.idleGlobal(n.Name); found && v.IsValid() && v.CanInterface() {
 			value := fmt.Sprintf("%s = %s", v.Type(), formatValue(v.Interface()))
 			if text != "" {
 				value += "\n\n" + text
@@ -128,13 +129,13 @@ func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool
 			text = value
 		}
 	}
-	return title, n.sig, text, true
+	return title, n.Sig, text, true
 }
 
 func (s *Session) inspectPackage(p string) (title, decl, text string, ok bool) {
 	decl = "package " + s.index.names[p] + " // import " + fmt.Sprintf("%q", p)
-	if dp := s.docs.load(p); dp != nil {
-		text = dp.synopsis()
+	if dp := s.docs.Load(p); dp != nil {
+		text = dp.Synopsis()
 	}
 	return "package", decl, text, true
 }

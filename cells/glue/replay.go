@@ -5,12 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"reflect"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // A replay runs a session's history (its imports and declarations, in the
@@ -78,69 +78,6 @@ func (s *Session) setSite(site string) {
 	s.mu.Lock()
 	s.site, s.siteCalls = site, 0
 	s.mu.Unlock()
-}
-
-// initCalls reports whether a var declaration's initializers call code:
-// a call that is not a builtin, a conversion to a predeclared type or one
-// of replayed ("bench.Get"), or a receive.
-func initCalls(d *ast.GenDecl, replayed map[string]bool) bool {
-	if d.Tok != token.VAR {
-		return false
-	}
-	found := false
-	for _, spec := range d.Specs {
-		vs, ok := spec.(*ast.ValueSpec)
-		if !ok {
-			continue
-		}
-		for _, v := range vs.Values {
-			ast.Inspect(v, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false // runs only when called
-				case *ast.UnaryExpr:
-					found = found || n.Op == token.ARROW
-				case *ast.CallExpr:
-					found = found || !pureCall(n, replayed)
-				}
-				return !found
-			})
-		}
-	}
-	return found
-}
-
-// pureCalls are the builtins and predeclared types whose calls have no
-// effect beyond their value.
-var pureCalls = map[string]bool{
-	"append": true, "cap": true, "complex": true, "imag": true, "len": true, "make": true,
-	"new": true, "real": true, "bool": true, "byte": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
-	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true, "any": true,
-}
-
-func pureCall(c *ast.CallExpr, replayed map[string]bool) bool {
-	switch f := c.Fun.(type) {
-	case *ast.Ident:
-		return pureCalls[f.Name]
-	case *ast.SelectorExpr:
-		if x, ok := f.X.(*ast.Ident); ok {
-			return replayed[x.Name+"."+f.Sel.Name]
-		}
-	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
-		return true // a conversion
-	case *ast.ParenExpr:
-		return pureCall(&ast.CallExpr{Fun: f.X}, replayed)
-	}
-	return false
-}
-
-// isInitFunc reports whether a declaration is func init(), which a replay
-// leaves out: it ran when its cell did.
-func isInitFunc(d ast.Decl) bool {
-	fd, ok := d.(*ast.FuncDecl)
-	return ok && fd.Recv == nil && fd.Name.Name == "init"
 }
 
 // RestoreOptions say what a replay leaves out.
@@ -270,7 +207,7 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 				out.rep.NotReached = append(out.rep.NotReached, labelled(h.names, h.label)...)
 				continue
 			}
-			msg, _ := s.mapPositions(firstLine(err.Error()), 0)
+			msg, _ := s.mapPositions(source.FirstLine(err.Error()), 0)
 			out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: %s", strings.Join(labelled(h.names, h.label), ", "), msg))
 			continue
 		}
@@ -380,7 +317,7 @@ func (s *Session) adopt(r replayed) []string {
 		if back[name] {
 			continue
 		}
-		if n.kind == declDefine {
+		if n.Kind == source.DeclDefine {
 			lost = append(lost, name+" ("+n.label+")")
 		}
 		delete(s.names, name)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"go/constant"
 	"os"
 	"reflect"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -56,7 +58,7 @@ type Session struct {
 	token string
 	index *pkgIndex
 	out   *outlet
-	docs  *docCache
+	docs  *source.Docs
 
 	stdout, stderr *pipe
 	stdin          *os.File
@@ -86,14 +88,14 @@ type Session struct {
 
 // nameInfo is a name a cell declared.
 type nameInfo struct {
-	declName
+	source.Decl
 	label string
 }
 
 // New starts a session.
 func New(opt Options) (*Session, error) {
 	s := &Session{
-		opt: opt, token: randomToken(), out: &outlet{}, docs: newDocCache(),
+		opt: opt, token: randomToken(), out: &outlet{}, docs: source.NewDocs(""),
 		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
 		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
@@ -239,16 +241,16 @@ func (s *Session) Eval(ctx context.Context, label, code string, pub display.Publ
 
 // evalCell runs the segments of a cell in order.
 func (s *Session) evalCell(c *cellRun, code string) *Error {
-	segs := splitCell(code)
+	segs := source.SplitCell(code)
 	for i, seg := range segs {
 		if c.ctx.Err() != nil {
 			if e := c.failure(); e != nil {
 				return e
 			}
-			return s.interrupted(c, seg.line, "")
+			return s.interrupted(c, seg.Line, "")
 		}
 		var e *Error
-		if seg.shell {
+		if seg.Shell {
 			e = s.runShell(c, seg)
 		} else {
 			e = s.evalGo(c, seg, i == len(segs)-1)
@@ -347,10 +349,10 @@ func (s *Session) declaredName(name string) bool {
 	return ok
 }
 
-func (s *Session) nameKind(name string) declKind {
+func (s *Session) nameKind(name string) source.DeclKind {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.names[name].kind
+	return s.names[name].Kind
 }
 
 // importedPath is the path of the package imported as name, or "".
@@ -423,6 +425,29 @@ func (s *Session) sortedNames() []nameInfo {
 	for _, n := range s.names {
 		out = append(out, n)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// scope is what the rewrites of cells/glue/source ask of the session.
+func (s *Session) scope() source.Scope { return sessionScope{s} }
+
+type sessionScope struct{ s *Session }
+
+// Declared implements source.Scope.
+func (sc sessionScope) Declared(name string) source.DeclKind { return sc.s.nameKind(name) }
+
+// PackageConst implements source.Scope: pkg is the package imported under
+// that name, or the one an import of it would get.
+func (sc sessionScope) PackageConst(pkg, sel string) bool {
+	p := sc.s.importedPath(pkg)
+	if p == "" {
+		p, _ = sc.s.index.resolve(pkg, []string{sel})
+	}
+	v, ok := sc.s.index.values[p][sel]
+	if !ok || !v.IsValid() || !v.CanInterface() {
+		return false
+	}
+	_, isConst := v.Interface().(constant.Value)
+	return isConst
 }

@@ -3,6 +3,8 @@ package glue
 import (
 	"context"
 	"sort"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // State is what a session needs to rebuild itself in another process: the
@@ -133,7 +135,7 @@ func (s *Session) stateLocked(chg *changes) State {
 	}
 	for k, n := range s.names {
 		if chg == nil || chg.names[k] {
-			st.Names[k] = NameState{Kind: string(n.kind), Line: n.line, Sig: n.sig, Doc: n.doc, Label: n.label}
+			st.Names[k] = NameState{Kind: string(n.Kind), Line: n.Line, Sig: n.Sig, Doc: n.Doc, Label: n.label}
 		}
 	}
 	if chg != nil {
@@ -253,7 +255,7 @@ func (s *Session) Restore(ctx context.Context, st State, opt RestoreOptions) Rep
 		s.pkgs[k] = v
 	}
 	for name, n := range st.Names {
-		s.names[name] = nameInfo{declName: declName{name: name, kind: declKind(n.Kind), line: n.Line, sig: n.Sig, doc: n.Doc}, label: n.Label}
+		s.names[name] = nameInfo{Decl: source.Decl{Name: name, Kind: source.DeclKind(n.Kind), Line: n.Line, Sig: n.Sig, Doc: n.Doc}, label: n.Label}
 	}
 	history := make([]histEntry, 0, len(st.History))
 	for _, h := range st.History {
