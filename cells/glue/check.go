@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/benchbook/benchbook/cells/glue/imports"
 	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
@@ -117,7 +118,7 @@ func (s *Session) planImports(c *cellRun, items []*source.Parsed, si segInfo) ([
 			for _, u := range uses {
 				sels = append(sels, u.Sel.Name)
 			}
-			if p, ok := s.index.resolve(name, sels); ok {
+			if p, ok := s.index.Resolve(name, sels); ok {
 				bound[name] = p
 				specs = append(specs, importSpec{name: name, path: p, auto: true})
 			}
@@ -126,6 +127,24 @@ func (s *Session) planImports(c *cellRun, items []*source.Parsed, si segInfo) ([
 	return specs, nil
 }
 
+// importSpec is one package to import into the interpreter.
+type importSpec struct {
+	name string // the name the cell uses
+	path string
+	line int // cell line, 0 for automatic imports
+	auto bool
+}
+
+// source is the import declaration for the interpreter.
+func (sp importSpec) source() string {
+	return "package main; import " + sp.name + " " + strconv.Quote(sp.path)
+}
+
+// StdlibPackage is the import path of the standard-library package that a
+// glue cell gets by using name without an import ("fmt": "fmt"), if any: a
+// host that declares names in cells (a %bench result) must not hide it.
+func StdlibPackage(name string) (path string, ok bool) { return imports.StdlibPackage(name) }
+
 // explicitImport checks one import spec written in the cell.
 func (s *Session) explicitImport(c *cellRun, pi *source.Parsed, sp *ast.ImportSpec) (importSpec, *Error) {
 	line := pi.LineOf(sp.Pos())
@@ -133,10 +152,10 @@ func (s *Session) explicitImport(c *cellRun, pi *source.Parsed, sp *ast.ImportSp
 	if err != nil {
 		return importSpec{}, errorAt(c, ErrSyntax, line, "bad import path "+sp.Path.Value)
 	}
-	if !s.index.known(p) {
-		return importSpec{}, errorAt(c, ErrUnsupported, line, unavailableHint(p))
+	if !s.index.Known(p) {
+		return importSpec{}, errorAt(c, ErrUnsupported, line, imports.Unavailable(p))
 	}
-	name := s.index.names[p]
+	name := s.index.Name(p)
 	if sp.Name != nil {
 		name = sp.Name.Name
 	}
@@ -175,7 +194,7 @@ func (s *Session) checkSelectors(c *cellRun, pi *source.Parsed, si segInfo) *Err
 			continue
 		}
 		for _, u := range uses {
-			if !s.index.has(p, u.Sel.Name) {
+			if !s.index.Has(p, u.Sel.Name) {
 				msg := "undefined: " + name + "." + u.Sel.Name
 				if !s.exported(p) {
 					msg += " (the interpreter's standard library is Go 1.22's, without most generic functions: " +

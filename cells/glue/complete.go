@@ -80,12 +80,12 @@ func wordAt(runes []rune, cursor int) word {
 // memberCandidates lists what may follow "q.".
 func (s *Session) memberCandidates(q string) []string {
 	if p := s.importedPath(q); p != "" && !s.declaredName(q) {
-		return s.index.sortedMembers(p)
+		return s.index.Members(p)
 	}
 	if !s.declaredName(q) {
 		var out []string
-		for _, p := range s.index.paths[q] {
-			out = append(out, s.index.sortedMembers(p)...)
+		for _, p := range s.index.Paths(q) {
+			out = append(out, s.index.Members(p)...)
 		}
 		if len(out) > 0 {
 			return out
@@ -146,9 +146,7 @@ func (s *Session) identCandidates(code string, w word) []string {
 		out = append(out, name)
 	}
 	s.mu.Unlock()
-	for name := range s.index.paths {
-		out = append(out, name)
-	}
+	out = append(out, s.index.Names()...)
 	return append(out, codeIdents(code, w)...)
 }
 

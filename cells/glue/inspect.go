@@ -50,9 +50,9 @@ func inspectBundle(title, decl, text string) map[string]any {
 func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bool) {
 	p := s.importedPath(q)
 	if p == "" && !s.declaredName(q) {
-		p, _ = s.index.resolve(q, []string{name})
+		p, _ = s.index.Resolve(q, []string{name})
 	}
-	if p != "" && s.index.has(p, name) {
+	if p != "" && s.index.Has(p, name) {
 		return s.packageMember(p, name)
 	}
 	if v, found := s.idleGlobal(q); found && v.IsValid() {
@@ -72,7 +72,7 @@ func (s *Session) packageMember(p, name string) (title, decl, text string, ok bo
 			return title, decl, text, true
 		}
 	}
-	return title, reflectDecl(name, s.index.values[p][name]), "", true
+	return title, reflectDecl(name, s.index.Value(p, name)), "", true
 }
 
 // reflectDecl describes a symbol from its symbol table value.
@@ -111,7 +111,7 @@ func (s *Session) inspectName(name string) (title, decl, text string, ok bool) {
 		}
 		return "predeclared", name, "", true
 	}
-	if paths := s.index.paths[name]; len(paths) > 0 {
+	if paths := s.index.Paths(name); len(paths) > 0 {
 		return s.inspectPackage(paths[0])
 	}
 	return "", "", "", false
@@ -133,7 +133,7 @@ func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool
 }
 
 func (s *Session) inspectPackage(p string) (title, decl, text string, ok bool) {
-	decl = "package " + s.index.names[p] + " // import " + fmt.Sprintf("%q", p)
+	decl = "package " + s.index.Name(p) + " // import " + fmt.Sprintf("%q", p)
 	if dp := s.docs.Load(p); dp != nil {
 		text = dp.Synopsis()
 	}

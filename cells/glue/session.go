@@ -16,6 +16,7 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/benchbook/benchbook/cells/glue/imports"
 	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -56,7 +57,7 @@ type Options struct {
 type Session struct {
 	opt   Options
 	token string
-	index *pkgIndex
+	index *imports.Index
 	out   *outlet
 	docs  *source.Docs
 
@@ -99,7 +100,7 @@ func New(opt Options) (*Session, error) {
 		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
 		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
-	s.index = newPkgIndex(stdlib.Symbols, opt.Exports, s.displayExports())
+	s.index = imports.New(stdlib.Symbols, opt.Exports, s.displayExports())
 	var err error
 	if s.stdin, err = os.Open(os.DevNull); err != nil {
 		return nil, fmt.Errorf("glue: %w", err)
@@ -442,10 +443,10 @@ func (sc sessionScope) Declared(name string) source.DeclKind { return sc.s.nameK
 func (sc sessionScope) PackageConst(pkg, sel string) bool {
 	p := sc.s.importedPath(pkg)
 	if p == "" {
-		p, _ = sc.s.index.resolve(pkg, []string{sel})
+		p, _ = sc.s.index.Resolve(pkg, []string{sel})
 	}
-	v, ok := sc.s.index.values[p][sel]
-	if !ok || !v.IsValid() || !v.CanInterface() {
+	v := sc.s.index.Value(p, sel)
+	if !v.IsValid() || !v.CanInterface() {
 		return false
 	}
 	_, isConst := v.Interface().(constant.Value)
