@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/benchbook/benchbook/cells/glue/output"
 	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -122,7 +123,7 @@ func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool
 	text = strings.TrimSpace(commentText(n.Doc))
 	if n.Kind == source.DeclVar || n.Kind == source.DeclDefine {
 		if v, found := s.idleGlobal(n.Name); found && v.IsValid() && v.CanInterface() {
-			value := fmt.Sprintf("%s = %s", v.Type(), formatValue(v.Interface()))
+			value := fmt.Sprintf("%s = %s", v.Type(), output.FormatValue(v.Interface()))
 			if text != "" {
 				value += "\n\n" + text
 			}

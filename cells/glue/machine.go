@@ -44,7 +44,7 @@ func (s *Session) newMachine() (*machine, error) {
 	if env == nil {
 		env = os.Environ()
 	}
-	in := interp.New(interp.Options{Stdin: s.stdin, Stdout: s.stdout.w, Stderr: s.stderr.w, Env: env})
+	in := interp.New(interp.Options{Stdin: s.stdin, Stdout: s.stdout.Writer(), Stderr: s.stderr.Writer(), Env: env})
 	for _, t := range []interp.Exports{stdlib.Symbols, s.timeExports(), s.opt.Exports, s.displayExports(), s.rtExports()} {
 		if err := in.Use(t); err != nil {
 			return nil, fmt.Errorf("glue: loading symbols: %w", err)

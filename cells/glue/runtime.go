@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"go/constant"
 	"reflect"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/benchbook/benchbook/cells/glue/output"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -82,79 +81,10 @@ func (s *Session) result(vs ...any) {
 	if c == nil {
 		return
 	}
-	bundle := resultBundle(vs, s.opt.Render)
+	bundle := output.ResultBundle(vs, s.opt.Render)
 	c.mu.Lock()
 	c.result = bundle
 	c.mu.Unlock()
-}
-
-// resultBundle is the execute_result of a final expression's values: the
-// bundle that render gives (if any) or that of a display.Renderer,
-// otherwise text/plain in Go form.
-func resultBundle(vs []any, render func(any) (map[string]any, bool)) map[string]any {
-	// A (value, error) pair with a nil error shows the value: plot.Cold(r)
-	// shows the figure, not its bytes and a nil.
-	if len(vs) == 2 && vs[1] == nil && vs[0] != nil {
-		if _, ok := richBundle(vs[0], render); ok {
-			vs = vs[:1]
-		}
-	}
-	if len(vs) == 1 {
-		if b, ok := richBundle(vs[0], render); ok {
-			out := make(map[string]any, len(b)+1)
-			for k, v := range b {
-				out[k] = v
-			}
-			if _, ok := out[display.MIMEText]; !ok {
-				out[display.MIMEText] = fmt.Sprintf("<%T>", vs[0])
-			}
-			return out
-		}
-	}
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = formatValue(v)
-	}
-	return map[string]any{display.MIMEText: strings.Join(parts, ", ")}
-}
-
-// richBundle is the bundle of a value that shows itself.
-func richBundle(v any, render func(any) (map[string]any, bool)) (map[string]any, bool) {
-	if render != nil {
-		if b, ok := render(v); ok && b != nil {
-			return b, true
-		}
-	}
-	if r, ok := v.(display.Renderer); ok {
-		return r.Bundle(), true
-	}
-	return nil, false
-}
-
-// formatValue shows a value as a Go programmer expects: strings as Go
-// string literals, errors and Stringers by their text, structs with field
-// names, everything else with %v.
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "nil"
-	case string:
-		return strconv.Quote(x)
-	case error:
-		return x.Error()
-	case fmt.Stringer:
-		return x.String()
-	case []byte:
-		return fmt.Sprintf("%v", x)
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Func {
-		return fmt.Sprintf("<%s>", rv.Type())
-	}
-	if (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Chan) && rv.IsNil() {
-		return "nil"
-	}
-	return fmt.Sprintf("%+v", v)
 }
 
 // goCall is the rewritten form of go fn(args...) (with slice, go
@@ -300,4 +230,29 @@ func (w rendererWrapper) Bundle() map[string]any {
 		return nil
 	}
 	return w.WBundle()
+}
+
+// forwarder is the Publisher given to the display package and returned by
+// Session.Current: before each call it delivers what the cell has written
+// to stdout and stderr so far, so that outputs keep their order.
+type forwarder struct {
+	s *Session
+}
+
+// Stream implements display.Publisher.
+func (f forwarder) Stream(name, text string) {
+	f.s.syncStreams()
+	f.s.out.Stream(name, text)
+}
+
+// Display implements display.Publisher.
+func (f forwarder) Display(b display.Bundle, update bool) {
+	f.s.syncStreams()
+	f.s.out.Display(b, update)
+}
+
+// Clear implements display.Publisher.
+func (f forwarder) Clear(wait bool) {
+	f.s.syncStreams()
+	f.s.out.Clear(wait)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/benchbook/benchbook/cells/glue/imports"
+	"github.com/benchbook/benchbook/cells/glue/output"
 	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
@@ -58,10 +59,10 @@ type Session struct {
 	opt   Options
 	token string
 	index *imports.Index
-	out   *outlet
+	out   *output.Outlet
 	docs  *source.Docs
 
-	stdout, stderr *pipe
+	stdout, stderr *output.Pipe
 	stdin          *os.File
 
 	evalMu sync.Mutex // held by Eval
@@ -96,7 +97,7 @@ type nameInfo struct {
 // New starts a session.
 func New(opt Options) (*Session, error) {
 	s := &Session{
-		opt: opt, token: randomToken(), out: &outlet{}, docs: source.NewDocs(""),
+		opt: opt, token: randomToken(), out: &output.Outlet{}, docs: source.NewDocs(""),
 		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
 		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
@@ -105,11 +106,11 @@ func New(opt Options) (*Session, error) {
 	if s.stdin, err = os.Open(os.DevNull); err != nil {
 		return nil, fmt.Errorf("glue: %w", err)
 	}
-	if s.stdout, err = newPipe("stdout", s.token, s.out, nil); err != nil {
+	if s.stdout, err = output.NewPipe("stdout", s.token, s.out, nil); err != nil {
 		return nil, err
 	}
-	if s.stderr, err = newPipe("stderr", s.token, s.out, s.addFrames); err != nil {
-		s.stdout.close()
+	if s.stderr, err = output.NewPipe("stderr", s.token, s.out, s.takeFrameLines); err != nil {
+		s.stdout.Close()
 		return nil, err
 	}
 	if s.m, err = s.newMachine(); err != nil {
@@ -142,8 +143,8 @@ func (s *Session) Close() {
 		m.stop()
 	}
 	s.wakeSleepers()
-	s.stdout.close()
-	s.stderr.close()
+	s.stdout.Close()
+	s.stderr.Close()
 	_ = s.stdin.Close()
 }
 
@@ -276,7 +277,7 @@ func (s *Session) begin(ctx context.Context, label, code string, pub display.Pub
 	s.labels[s.seq] = label
 	c := &cellRun{seq: s.seq, label: label, lines: strings.Split(code, "\n")}
 	c.ctx, c.cancel = context.WithCancel(ctx)
-	s.out.attach(pub)
+	s.out.Attach(pub)
 	s.run = c
 	return c, nil
 }
@@ -294,14 +295,14 @@ func (s *Session) end(c *cellRun) *Error {
 	s.run = nil
 	s.mu.Unlock()
 	c.cancel()
-	s.out.detach()
+	s.out.Detach()
 	return goErr
 }
 
 // syncStreams delivers what was written to stdout and stderr so far.
 func (s *Session) syncStreams() {
-	s.stdout.sync(time.Second)
-	s.stderr.sync(time.Second)
+	s.stdout.Sync(time.Second)
+	s.stderr.Sync(time.Second)
 }
 
 // running is the cell being run, or nil.
@@ -311,20 +312,26 @@ func (s *Session) running() *cellRun {
 	return s.run
 }
 
-// addFrames keeps the panic frames read from stderr until a panic is
+// takeFrameLines is the filter of stderr: it takes the interpreter's panic
+// frame lines out of what is published and keeps them until a panic is
 // reported.
-func (s *Session) addFrames(fs []frame) {
+func (s *Session) takeFrameLines(text string) string {
+	text, fs := parseFrames(text)
+	if len(fs) == 0 {
+		return text
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.frames = append(s.frames, fs...)
 	if len(s.frames) > 64 {
 		s.frames = s.frames[len(s.frames)-64:]
 	}
+	return text
 }
 
 // takeFrames returns the frames written so far and forgets them.
 func (s *Session) takeFrames() []frame {
-	s.stderr.sync(time.Second)
+	s.stderr.Sync(time.Second)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fs := s.frames

@@ -24,8 +24,8 @@ func (s *Session) runShell(c *cellRun, seg source.Segment) *Error {
 	cmd.Dir = s.opt.Dir
 	cmd.Env = s.opt.Env
 	cmd.Stdin = s.stdin
-	cmd.Stdout = s.stdout.w
-	cmd.Stderr = s.stderr.w
+	cmd.Stdout = s.stdout.Writer()
+	cmd.Stderr = s.stderr.Writer()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -269,6 +269,6 @@ func (s *Session) Restore(ctx context.Context, st State, opt RestoreOptions) Rep
 	r := s.replay(ctx, m, history, opt)
 	r.rep.Lost = s.adopt(r)
 	s.syncStreams()
-	s.out.drop() // what initializers printed was shown when their cells ran
+	s.out.Drop() // what initializers printed was shown when their cells ran
 	return r.rep
 }
