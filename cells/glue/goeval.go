@@ -10,6 +10,7 @@ import (
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/benchbook/benchbook/cells/glue/machine"
 	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
@@ -72,6 +73,21 @@ func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
 	return nil
 }
 
+// errStuck is a compilation that did not end.
+type errStuck struct{ note string }
+
+func (e errStuck) Error() string { return "the interpreter is stuck: " + e.note }
+
+// compile compiles src on the session's interpreter; when the compilation
+// does not end, the interpreter is replaced (see replace).
+func (s *Session) compile(c *cellRun, src string) (*interp.Program, error) {
+	p, err := s.machine().Compile(c.ctx, src)
+	if errors.Is(err, machine.ErrStuck) {
+		return nil, errStuck{note: s.replace(c)}
+	}
+	return p, err
+}
+
 // runSource compiles and runs one source.
 func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 	p, err := s.compile(c, src)
@@ -85,12 +101,13 @@ func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 // its result wrapper first, and without it when that fails (a call with no
 // value, for instance).
 func (s *Session) runUnit(c *cellRun, u unit) *Error {
-	base := s.sourceBase()
+	m := s.machine()
+	base := m.SourceBase()
 	var old map[string]reflect.Value // the globals it redeclares, before it compiles
 	slots := 0
 	if u.decl {
-		old = s.machine().globalsNamed(unitNames(u))
-		slots = frameLen(s.machine().in)
+		old = m.GlobalsNamed(unitNames(u))
+		slots = m.FrameLen()
 	}
 	p, err := s.compile(c, u.src)
 	if err != nil && u.plain != "" {
@@ -107,11 +124,11 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 	s.recordNames(c, u)
 	switch {
 	case u.call != "" && leavesNothing(u):
-		defer s.forgetSources(base, false)
+		defer m.ForgetSources(base, false)
 	case !u.decl:
 		// the interpreter parses a statement as a file first, then as the
 		// body of func main: only the last source it added is used
-		defer s.forgetSources(base, true)
+		defer m.ForgetSources(base, true)
 	}
 	if u.call != "" {
 		if e := s.execute(c, p, u.line); e != nil {
@@ -138,53 +155,8 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		return e
 	}
 	s.recordDecls(c, u, h, old)
-	s.machine().dropTemps(slots, unitVars(u))
+	s.machine().DropTemps(slots, unitVars(u))
 	return nil
-}
-
-// dropTemps zeroes the slots of the global frame from slots on that the
-// declaration unit just run left, but for its vars (see zeroTemps).
-func (m *machine) dropTemps(slots int, vars map[string]bool) {
-	if len(vars) == 0 {
-		return
-	}
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		names = append(names, n)
-	}
-	keep := make([]reflect.Value, 0, len(vars))
-	for _, v := range m.globalsNamed(names) {
-		keep = append(keep, v)
-	}
-	zeroTemps(m.in, slots, keep)
-}
-
-// globalsNamed are the interpreter's globals among names (those a unit
-// about to run redeclares).
-func (m *machine) globalsNamed(names []string) map[string]reflect.Value {
-	g, ok := globalsOf(m.in)
-	out := map[string]reflect.Value{}
-	if !ok {
-		return out
-	}
-	for _, n := range names {
-		if v, ok := g[n]; ok {
-			out[n] = v
-		}
-	}
-	return out
-}
-
-// release zeroes the old slots of the vars a unit redeclared. The
-// interpreter gives a redeclared var a new slot and keeps the old one, with
-// its value, for ever (a %bench result bound 50 times kept 50 results);
-// the funcs that read it are relinked to the new one (dependents).
-func release(old map[string]reflect.Value, vars map[string]bool) {
-	for name, v := range old {
-		if vars[name] && v.IsValid() && v.CanSet() {
-			v.Set(reflect.Zero(v.Type()))
-		}
-	}
 }
 
 // leavesNothing reports a statement that leaves nothing pointing into its
@@ -208,41 +180,6 @@ func leavesNothing(u unit) bool {
 		}
 	}
 	return true
-}
-
-// sourceBase is where the interpreter's next source will start in its
-// FileSet (-1 if it cannot be reached).
-func (s *Session) sourceBase() int {
-	if fs := fileSet(s.machine().in); fs != nil {
-		return fs.Base()
-	}
-	return -1
-}
-
-// forgetSources removes from the interpreter's FileSet the sources it
-// compiled from base on (but the last one, with keepLast): those of a
-// statement that has run (its errors are written already) and that left
-// nothing behind (leavesNothing), or the parses of a definition that the
-// interpreter tried and dropped. The FileSet would otherwise keep them
-// all, about a kilobyte a cell.
-func (s *Session) forgetSources(base int, keepLast bool) {
-	fs := fileSet(s.machine().in)
-	if fs == nil || base < 0 {
-		return
-	}
-	var old []*token.File
-	fs.Iterate(func(f *token.File) bool {
-		if f.Base() >= base {
-			old = append(old, f)
-		}
-		return true
-	})
-	if keepLast && len(old) > 0 {
-		old = old[:len(old)-1]
-	}
-	for _, f := range old {
-		fs.RemoveFile(f)
-	}
 }
 
 // pushEntry adds a unit about to run to the history and tells OnDeclare.
@@ -290,7 +227,7 @@ func (s *Session) execute(c *cellRun, p *interp.Program, line int) *Error {
 		return s.interrupted(c, line, "")
 	}
 	c.setLine(line)
-	err, stuck := s.machine().execute(c.ctx, p, s.token, s.wakeSleepers)
+	err, stuck := s.machine().Execute(c.ctx, p, s.token, s.wakeSleepers)
 	if err == nil {
 		return nil
 	}
@@ -427,7 +364,7 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]re
 			_ = s.execute(c, p, u.line)
 		}
 	}
-	release(old, unitVars(u))
+	machine.Release(old, unitVars(u))
 }
 
 // unitNames are the names a declaration unit declares.

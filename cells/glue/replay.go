@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchbook/benchbook/cells/glue/machine"
 	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
@@ -163,16 +164,16 @@ type replayed struct {
 // replay runs history in m, entry by entry in the order written; it stops at
 // ctx's end. Entries that fail, and the items opt leaves out, are not in
 // the history it returns.
-func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, opt RestoreOptions) replayed {
+func (s *Session) replay(ctx context.Context, m *machine.Machine, history []histEntry, opt RestoreOptions) replayed {
 	out := replayed{funcs: map[string]funcSrc{}}
 	restored := map[string]bool{}
-	deadline := time.Now().Add(replayLimit)
+	deadline := time.Now().Add(machine.ReplayLimit)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for i, h := range history {
 		if ctx.Err() != nil {
 			if time.Now().After(deadline) {
-				out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: the replay passed its limit of %s", strings.Join(labelled(h.names, h.label), ", "), replayLimit))
+				out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: the replay passed its limit of %s", strings.Join(labelled(h.names, h.label), ", "), machine.ReplayLimit))
 				continue
 			}
 			out.rep.Interrupted = true
@@ -196,9 +197,9 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 		if src == "" {
 			continue
 		}
-		old, slots := m.globalsNamed(h.names), frameLen(m.in)
+		old, slots := m.GlobalsNamed(h.names), m.FrameLen()
 		s.setSite(h.site)
-		err, stuck := m.runReplayed(ctx, src, s.token, s.wakeSleepers)
+		err, stuck := m.RunReplayed(ctx, src, s.token, s.wakeSleepers)
 		s.setSite("")
 		out.rep.Stuck = out.rep.Stuck || stuck
 		if err != nil {
@@ -224,8 +225,8 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 		}
 		out.history = append(out.history, h)
 		s.relinkReplayed(ctx, m, out.funcs, h.funcs, old)
-		release(old, h.vars())
-		m.dropTemps(slots, h.vars())
+		machine.Release(old, h.vars())
+		m.DropTemps(slots, h.vars())
 	}
 	return out
 }
@@ -282,7 +283,7 @@ func (h histEntry) without(skip bool, why string, rep *Replay) histEntry {
 // relinkReplayed adds an entry's funcs to funcs and, as recordDecls did
 // when its cell ran, recompiles the funcs that use a name it redeclared
 // (old: those that existed).
-func (s *Session) relinkReplayed(ctx context.Context, m *machine, funcs, fresh map[string]funcSrc, old map[string]reflect.Value) {
+func (s *Session) relinkReplayed(ctx context.Context, m *machine.Machine, funcs, fresh map[string]funcSrc, old map[string]reflect.Value) {
 	redefined := map[string]bool{}
 	for name := range old {
 		redefined[name] = true
@@ -294,7 +295,7 @@ func (s *Session) relinkReplayed(ctx context.Context, m *machine, funcs, fresh m
 		funcs[name] = f
 	}
 	if src := dependents(funcs, redefined, fresh); src != "" {
-		_ = m.runPlain(ctx, src)
+		_ = m.RunPlain(ctx, src)
 	}
 }
 
@@ -332,4 +333,29 @@ func (s *Session) adopt(r replayed) []string {
 	s.chg.all = true
 	sort.Strings(lost)
 	return lost
+}
+
+// replace gives up the session's interpreter for a new one and replays the
+// imports and declarations of the cells into it. It returns the note shown
+// to the user: what was restored and what was not.
+func (s *Session) replace(c *cellRun) string {
+	m, err := s.newMachine()
+	if err != nil {
+		return "The interpreter was stuck and could not be replaced: " + err.Error() + ". Restart the kernel."
+	}
+	s.mu.Lock()
+	s.m = m
+	history := append([]histEntry(nil), s.history...)
+	s.mu.Unlock()
+	r := s.replay(context.Background(), m, history, RestoreOptions{})
+	r.rep.Lost = s.adopt(r)
+	return "The cell did not stop: it is inside a call the interpreter cannot interrupt. " +
+		"The interpreter was replaced by a new one (the old one is left to finish in the background).\n" + r.rep.Note()
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ", ")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/traefik/yaegi/stdlib"
 
 	"github.com/benchbook/benchbook/cells/glue/imports"
+	"github.com/benchbook/benchbook/cells/glue/machine"
 	"github.com/benchbook/benchbook/cells/glue/output"
 	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -69,7 +70,7 @@ type Session struct {
 
 	mu        sync.Mutex // guards what follows
 	closed    bool
-	m         *machine
+	m         *machine.Machine
 	seq       int
 	labels    map[int]string
 	kept      map[int]bool        // the labels the state needs: of cells that added to the history
@@ -120,6 +121,45 @@ func New(opt Options) (*Session, error) {
 	return s, nil
 }
 
+// newMachine makes an interpreter with the session's symbols, streams and
+// preloaded packages.
+func (s *Session) newMachine() (*machine.Machine, error) {
+	env := s.opt.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	return machine.New(machine.Options{
+		Stdin: s.stdin, Stdout: s.stdout.Writer(), Stderr: s.stderr.Writer(), Env: env,
+		Symbols: []interp.Exports{stdlib.Symbols, s.timeExports(), s.opt.Exports, s.displayExports(), s.rtExports()},
+		Preload: s.preloads(),
+	})
+}
+
+// preloads are the packages every interpreter imports: the runtime helper,
+// display, and Options.Preload.
+func (s *Session) preloads() map[string]string {
+	out := map[string]string{rtName: rtPath, "display": displayPath}
+	for name, p := range s.opt.Preload {
+		out[name] = p
+	}
+	s.mu.Lock()
+	for name, p := range out {
+		if name != rtName {
+			s.pkgs[name] = p
+			s.chg.pkgs[name] = true
+		}
+	}
+	s.mu.Unlock()
+	return out
+}
+
+// machine is the session's interpreter.
+func (s *Session) machine() *machine.Machine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m
+}
+
 func randomToken() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -140,7 +180,7 @@ func (s *Session) Close() {
 	m := s.m
 	s.mu.Unlock()
 	if m != nil {
-		m.stop()
+		m.Stop()
 	}
 	s.wakeSleepers()
 	s.stdout.Close()
@@ -404,25 +444,13 @@ func (s *Session) snapshotGlobals() {
 	s.mu.Lock()
 	m := s.m
 	s.mu.Unlock()
-	g, ok := globalsOf(m.in)
+	g, ok := m.Globals()
 	if !ok {
 		return // keep the previous snapshot
 	}
 	s.mu.Lock()
 	s.globals = g
 	s.mu.Unlock()
-}
-
-// globalsOf reads the interpreter's globals. Globals panics when a variable
-// was compiled but its cell failed before running it (the interpreter's
-// frame was not grown yet): ok is then false.
-func globalsOf(in *interp.Interpreter) (g map[string]reflect.Value, ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return in.Globals(), true
 }
 
 // sortedNames lists the names cells declared.
