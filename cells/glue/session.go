@@ -5,10 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"go/constant"
 	"os"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -387,103 +385,4 @@ func (s *Session) labelOf(seq int) string {
 		return l
 	}
 	return fmt.Sprintf("cell #%d", seq)
-}
-
-// declaredName reports whether a cell declared name at the top level.
-func (s *Session) declaredName(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.names[name]
-	return ok
-}
-
-func (s *Session) nameKind(name string) source.DeclKind {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.names[name].Kind
-}
-
-// importedPath is the path of the package imported as name, or "".
-func (s *Session) importedPath(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pkgs[name]
-}
-
-func (s *Session) hasDotImport() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dot
-}
-
-// exported reports whether p is a notebook package (not the standard library).
-func (s *Session) exported(p string) bool {
-	if p == displayPath {
-		return true
-	}
-	for key := range s.opt.Exports {
-		if strings.HasPrefix(key, p+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// global is the value of a global variable or constant of the interpreter,
-// from the snapshot taken before the running segment.
-func (s *Session) global(name string) (reflect.Value, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.globals[name]
-	return v, ok
-}
-
-// snapshotGlobals refreshes the snapshot of the interpreter's globals. Only
-// call it when no cell code runs in the interpreter's main flow.
-func (s *Session) snapshotGlobals() {
-	s.mu.Lock()
-	m := s.m
-	s.mu.Unlock()
-	g, ok := m.Globals()
-	if !ok {
-		return // keep the previous snapshot
-	}
-	s.mu.Lock()
-	s.globals = g
-	s.mu.Unlock()
-}
-
-// sortedNames lists the names cells declared.
-func (s *Session) sortedNames() []nameInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]nameInfo, 0, len(s.names))
-	for _, n := range s.names {
-		out = append(out, n)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// scope is what the rewrites of cells/glue/source ask of the session.
-func (s *Session) scope() source.Scope { return sessionScope{s} }
-
-type sessionScope struct{ s *Session }
-
-// Declared implements source.Scope.
-func (sc sessionScope) Declared(name string) source.DeclKind { return sc.s.nameKind(name) }
-
-// PackageConst implements source.Scope: pkg is the package imported under
-// that name, or the one an import of it would get.
-func (sc sessionScope) PackageConst(pkg, sel string) bool {
-	p := sc.s.importedPath(pkg)
-	if p == "" {
-		p, _ = sc.s.index.Resolve(pkg, []string{sel})
-	}
-	v := sc.s.index.Value(p, sel)
-	if !v.IsValid() || !v.CanInterface() {
-		return false
-	}
-	_, isConst := v.Interface().(constant.Value)
-	return isConst
 }
