@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
@@ -285,7 +284,7 @@ type histEntry struct {
 	src   string     // an import's source
 	items []histItem // a declaration unit's declarations, func init left out
 	names []string   // the names it declares
-	funcs map[string]funcSrc
+	funcs map[string]source.Func
 	site  string // siteOf the unit's source
 	inits int    // func init declarations left out
 }
@@ -296,16 +295,10 @@ type shapeSrc struct {
 	src, label string
 }
 
-// funcSrc is the source of a func declaration and the names its body uses.
-type funcSrc struct {
-	src  string
-	refs map[string]bool
-}
-
 // entryOf is the history entry of a declaration unit: its items (func
 // init left out), the funcs it declares and the key of its calls.
 func (s *Session) entryOf(c *cellRun, u unit) histEntry {
-	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]funcSrc{}}
+	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]source.Func{}}
 	for i, pi := range u.items {
 		if len(pi.Decls) > 0 && source.IsInitFunc(pi.Decls[0]) {
 			h.inits++
@@ -337,10 +330,6 @@ func (s *Session) entryOf(c *cellRun, u unit) histEntry {
 // func it redefines (the interpreter binds calls at compile time, so they
 // would keep calling the old one).
 func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]reflect.Value) {
-	redefined := map[string]bool{}
-	for name := range old {
-		redefined[name] = true
-	}
 	s.mu.Lock()
 	for _, pi := range u.items {
 		for _, sh := range pi.Shapes() {
@@ -350,13 +339,7 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]re
 			}
 		}
 	}
-	for name, f := range h.funcs {
-		if _, ok := s.funcs[name]; ok {
-			redefined[name] = true
-		}
-		s.funcs[name] = f
-	}
-	relink := dependents(s.funcs, redefined, h.funcs)
+	relink := source.Relink(s.funcs, h.funcs, old)
 	s.mu.Unlock()
 	s.declared()
 	if relink != "" {
@@ -409,38 +392,8 @@ func (s *Session) declared() {
 
 // funcSource is the rewritten source of a func declaration, with its
 // position directive.
-func (s *Session) funcSource(c *cellRun, pi *source.Parsed, fd *ast.FuncDecl) funcSrc {
+func (s *Session) funcSource(c *cellRun, pi *source.Parsed, fd *ast.FuncDecl) source.Func {
 	pos := pi.Fset.Position(fd.Pos())
 	src := source.Directive(c.seq, pi.LineOf(fd.Pos()), pos.Column) + source.RewriteNode(pi, s.scope(), fd)
-	return funcSrc{src: src, refs: source.FuncRefs(fd)}
-}
-
-// dependents returns the source that redeclares every func of funcs which
-// calls a redefined one, transitively, except those in fresh (just
-// declared); "" if none.
-func dependents(funcs map[string]funcSrc, redefined map[string]bool, fresh map[string]funcSrc) string {
-	todo := redefined
-	done := map[string]bool{}
-	var srcs []string
-	for len(todo) > 0 {
-		next := map[string]bool{}
-		for name, f := range funcs {
-			if done[name] || fresh[name].src != "" {
-				continue
-			}
-			for r := range todo {
-				if f.refs[r] {
-					done[name], next[name] = true, true
-					srcs = append(srcs, f.src)
-					break
-				}
-			}
-		}
-		todo = next
-	}
-	if len(srcs) == 0 {
-		return ""
-	}
-	sort.Strings(srcs)
-	return "package main;" + strings.Join(srcs, "\n") + "\n"
+	return source.Func{Src: src, Refs: source.FuncRefs(fd)}
 }

@@ -157,7 +157,7 @@ func labelled(names []string, label string) []string {
 // stand (what was left out removed), the funcs as relinked, the report.
 type replayed struct {
 	history []histEntry
-	funcs   map[string]funcSrc
+	funcs   map[string]source.Func
 	rep     Replay
 }
 
@@ -165,7 +165,7 @@ type replayed struct {
 // ctx's end. Entries that fail, and the items opt leaves out, are not in
 // the history it returns.
 func (s *Session) replay(ctx context.Context, m *machine.Machine, history []histEntry, opt RestoreOptions) replayed {
-	out := replayed{funcs: map[string]funcSrc{}}
+	out := replayed{funcs: map[string]source.Func{}}
 	restored := map[string]bool{}
 	deadline := time.Now().Add(machine.ReplayLimit)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
@@ -283,18 +283,8 @@ func (h histEntry) without(skip bool, why string, rep *Replay) histEntry {
 // relinkReplayed adds an entry's funcs to funcs and, as recordDecls did
 // when its cell ran, recompiles the funcs that use a name it redeclared
 // (old: those that existed).
-func (s *Session) relinkReplayed(ctx context.Context, m *machine.Machine, funcs, fresh map[string]funcSrc, old map[string]reflect.Value) {
-	redefined := map[string]bool{}
-	for name := range old {
-		redefined[name] = true
-	}
-	for name, f := range fresh {
-		if _, ok := funcs[name]; ok {
-			redefined[name] = true
-		}
-		funcs[name] = f
-	}
-	if src := dependents(funcs, redefined, fresh); src != "" {
+func (s *Session) relinkReplayed(ctx context.Context, m *machine.Machine, funcs, fresh map[string]source.Func, old map[string]reflect.Value) {
+	if src := source.Relink(funcs, fresh, old); src != "" {
 		_ = m.RunPlain(ctx, src)
 	}
 }

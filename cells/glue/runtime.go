@@ -2,25 +2,26 @@ package glue
 
 import (
 	"fmt"
-	"go/constant"
 	"reflect"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
 
 	"github.com/benchbook/benchbook/cells/glue/output"
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
 // The compiled side of a session, given to each interpreter as symbol
 // tables: the hidden package __glue (Go and Result, used by the rewritten
-// source) and the display package. Every function is a closure over the
-// session: there is no package-level state.
+// source), time.Sleep, and the display package (output.DisplayExports,
+// publishing through the session's forwarder). Every function is a closure
+// over the session: there is no package-level state.
 
 const (
-	rtPath      = "benchbook.local/glue/rt"
-	rtName      = "__glue"
-	displayPath = "github.com/benchbook/benchbook/stdlib/display"
+	rtPath      = "benchbook.local/glue/rt" // imports.Index hides benchbook.local/
+	rtName      = source.Runtime
+	displayPath = output.DisplayPath
 )
 
 // rtExports builds the __glue package. Result's arguments that have methods
@@ -176,60 +177,6 @@ func (s *Session) goroutinePanic(c *cellRun, line int, value any) {
 	}
 	msg, _ = s.mapPositions(msg, 0)
 	s.out.Stream("stderr", fmt.Sprintf("panic in a goroutine started by %s, after it finished: %s\n", label, msg))
-}
-
-// displayExports builds the display package of cells: the functions publish
-// through the session's forwarder, to the cell running at the time.
-func (s *Session) displayExports() interp.Exports {
-	d := display.New(forwarder{s})
-	syms := map[string]reflect.Value{
-		"HTML":     reflect.ValueOf(d.HTML),
-		"Markdown": reflect.ValueOf(d.Markdown),
-		"SVG":      reflect.ValueOf(d.SVG),
-		"PNG":      reflect.ValueOf(d.PNG),
-		"Show":     reflect.ValueOf(d.Show),
-		"Clear":    reflect.ValueOf(d.Clear),
-		"NewID":    reflect.ValueOf(display.NewID),
-		"JSON": reflect.ValueOf(func(v any) string {
-			id, err := d.JSON(v)
-			if err != nil {
-				panic(err)
-			}
-			return id
-		}),
-		"Update": reflect.ValueOf(func(id, kind string, content any) {
-			if err := d.Update(id, kind, content); err != nil {
-				panic(err)
-			}
-		}),
-		"Bundle":    reflect.ValueOf((*display.Bundle)(nil)),
-		"Renderer":  reflect.ValueOf((*display.Renderer)(nil)),
-		"_Renderer": reflect.ValueOf((*rendererWrapper)(nil)),
-	}
-	for name, mime := range map[string]string{
-		"MIMEText": display.MIMEText, "MIMEHTML": display.MIMEHTML, "MIMEMarkdown": display.MIMEMarkdown,
-		"MIMEPNG": display.MIMEPNG, "MIMESVG": display.MIMESVG, "MIMEJSON": display.MIMEJSON,
-		"MIMEResult": display.MIMEResult, "MIMEBuild": display.MIMEBuild,
-	} {
-		syms[name] = reflect.ValueOf(constant.MakeString(mime))
-	}
-	return interp.Exports{displayPath + "/display": syms}
-}
-
-// rendererWrapper lets an interpreted type with a Bundle method be a
-// display.Renderer in compiled code (the interpreter's wrapper convention:
-// IValue holds the value, W<Method> its methods).
-type rendererWrapper struct {
-	IValue  any
-	WBundle func() map[string]any
-}
-
-// Bundle implements display.Renderer.
-func (w rendererWrapper) Bundle() map[string]any {
-	if w.WBundle == nil {
-		return nil
-	}
-	return w.WBundle()
 }
 
 // forwarder is the Publisher given to the display package and returned by

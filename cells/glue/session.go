@@ -71,15 +71,15 @@ type Session struct {
 	m         *machine.Machine
 	seq       int
 	labels    map[int]string
-	kept      map[int]bool        // the labels the state needs: of cells that added to the history
-	names     map[string]nameInfo // top-level names declared by cells
-	pkgs      map[string]string   // package name -> import path, imported so far
-	dot       bool                // a dot import happened: names cannot be checked
-	history   []histEntry         // imports and declarations, replayed into a new interpreter
-	funcs     map[string]funcSrc  // latest source of each func, for relinking
-	shapes    map[string]shapeSrc // types and methods declared, by "type T" or "method T.M"
-	chg       changes             // what changed since StateChanges last ran
-	site      string              // the declaration unit running (see CallSite)
+	kept      map[int]bool           // the labels the state needs: of cells that added to the history
+	names     map[string]nameInfo    // top-level names declared by cells
+	pkgs      map[string]string      // package name -> import path, imported so far
+	dot       bool                   // a dot import happened: names cannot be checked
+	history   []histEntry            // imports and declarations, replayed into a new interpreter
+	funcs     map[string]source.Func // latest source of each func, for relinking
+	shapes    map[string]shapeSrc    // types and methods declared, by "type T" or "method T.M"
+	chg       changes                // what changed since StateChanges last ran
+	site      string                 // the declaration unit running (see CallSite)
 	siteCalls int
 	run       *cellRun
 	frames    []frame
@@ -98,9 +98,9 @@ func New(opt Options) (*Session, error) {
 	s := &Session{
 		opt: opt, token: randomToken(), out: &output.Outlet{}, docs: source.NewDocs(""),
 		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
-		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
+		funcs: map[string]source.Func{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
-	s.index = imports.New(stdlib.Symbols, opt.Exports, s.displayExports())
+	s.index = imports.New(stdlib.Symbols, opt.Exports, output.DisplayExports(forwarder{s}))
 	var err error
 	if s.stdin, err = os.Open(os.DevNull); err != nil {
 		return nil, fmt.Errorf("glue: %w", err)
@@ -128,7 +128,7 @@ func (s *Session) newMachine() (*machine.Machine, error) {
 	}
 	return machine.New(machine.Options{
 		Stdin: s.stdin, Stdout: s.stdout.Writer(), Stderr: s.stderr.Writer(), Env: env,
-		Symbols: []interp.Exports{stdlib.Symbols, s.timeExports(), s.opt.Exports, s.displayExports(), s.rtExports()},
+		Symbols: []interp.Exports{stdlib.Symbols, s.timeExports(), s.opt.Exports, output.DisplayExports(forwarder{s}), s.rtExports()},
 		Preload: s.preloads(),
 	})
 }

@@ -197,7 +197,7 @@ func (h histEntry) export() HistoryEntry {
 	if len(h.funcs) > 0 {
 		e.Funcs = map[string]Func{}
 		for k, f := range h.funcs {
-			e.Funcs[k] = f.export()
+			e.Funcs[k] = exportFunc(f)
 		}
 	}
 	return e
@@ -209,7 +209,7 @@ func importEntry(e HistoryEntry) histEntry {
 		h.items = append(h.items, histItem{src: it.Src, names: it.Names, isVar: it.Var, calls: it.Calls})
 	}
 	if len(e.Funcs) > 0 {
-		h.funcs = map[string]funcSrc{}
+		h.funcs = map[string]source.Func{}
 		for k, f := range e.Funcs {
 			h.funcs[k] = importFunc(f)
 		}
@@ -217,14 +217,14 @@ func importEntry(e HistoryEntry) histEntry {
 	return h
 }
 
-func (f funcSrc) export() Func { return Func{Src: f.src, Refs: sortedKeys(f.refs)} }
+func exportFunc(f source.Func) Func { return Func{Src: f.Src, Refs: sortedKeys(f.Refs)} }
 
-func importFunc(f Func) funcSrc {
+func importFunc(f Func) source.Func {
 	refs := map[string]bool{}
 	for _, r := range f.Refs {
 		refs[r] = true
 	}
-	return funcSrc{src: f.Src, refs: refs}
+	return source.Func{Src: f.Src, Refs: refs}
 }
 
 // sortedKeys lists the keys of m in order.

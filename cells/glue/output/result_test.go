@@ -2,6 +2,7 @@ package output
 
 import (
 	"errors"
+	"go/constant"
 	"testing"
 
 	"github.com/benchbook/benchbook/stdlib/display"
@@ -47,5 +48,27 @@ func TestResultBundle(t *testing.T) {
 	}
 	if got := ResultBundle([]any{point{1, 2}}, render); got[display.MIMEHTML] != "<b>point</b>" || got[display.MIMEText] != "P" {
 		t.Errorf("Render's bundle is not shown: %v", got)
+	}
+}
+
+// The display package of cells publishes to its publisher, and the
+// interpreter sees its constants as untyped constants.
+func TestDisplayExports(t *testing.T) {
+	pub := &recorder{}
+	syms := DisplayExports(pub)[DisplayPath+"/display"]
+	id := syms["HTML"].Interface().(func(string) string)("<b>x</b>")
+	if len(pub.events) != 1 || pub.events[0] != "display:"+id {
+		t.Errorf("HTML published %q, want one display %s", pub.events, id)
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Update of an unknown kind did not panic")
+			}
+		}()
+		syms["Update"].Interface().(func(string, string, any))(id, "nosuchkind", "x")
+	}()
+	if c, ok := syms["MIMEText"].Interface().(constant.Value); !ok || constant.StringVal(c) != display.MIMEText {
+		t.Errorf("MIMEText = %v, want the constant %q", syms["MIMEText"], display.MIMEText)
 	}
 }

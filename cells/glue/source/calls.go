@@ -3,6 +3,8 @@ package source
 import (
 	"go/ast"
 	"go/token"
+	"sort"
+	"strings"
 )
 
 // What a replay of a declaration runs again (cells/glue's replay.go): the
@@ -72,6 +74,13 @@ func IsInitFunc(d ast.Decl) bool {
 	return ok && fd.Recv == nil && fd.Name.Name == "init"
 }
 
+// Func is the source of a func declaration, as the interpreter gets it, and
+// the names its body uses (FuncRefs).
+type Func struct {
+	Src  string
+	Refs map[string]bool
+}
+
 // FuncRefs are the names that the body of a func declaration uses and
 // does not declare: those whose redeclaration it must be relinked for.
 func FuncRefs(fd *ast.FuncDecl) map[string]bool {
@@ -85,4 +94,55 @@ func FuncRefs(fd *ast.FuncDecl) map[string]bool {
 		})
 	}
 	return refs
+}
+
+// Relink adds the funcs that a declaration unit declared (fresh) to funcs,
+// the latest source of each func, and returns the source that redeclares
+// the funcs that use a name the unit declared again (the keys of
+// redeclared, those that existed before it, and the funcs of fresh that
+// funcs had), transitively, but for those of fresh; "" if none. The
+// interpreter binds names when it compiles a func, so those would keep
+// using the old ones.
+func Relink[V any](funcs, fresh map[string]Func, redeclared map[string]V) string {
+	redefined := map[string]bool{}
+	for name := range redeclared {
+		redefined[name] = true
+	}
+	for name, f := range fresh {
+		if _, ok := funcs[name]; ok {
+			redefined[name] = true
+		}
+		funcs[name] = f
+	}
+	return dependents(funcs, redefined, fresh)
+}
+
+// dependents returns the source that redeclares every func of funcs which
+// calls a redefined one, transitively, except those in fresh (just
+// declared); "" if none.
+func dependents(funcs map[string]Func, redefined map[string]bool, fresh map[string]Func) string {
+	todo := redefined
+	done := map[string]bool{}
+	var srcs []string
+	for len(todo) > 0 {
+		next := map[string]bool{}
+		for name, f := range funcs {
+			if done[name] || fresh[name].Src != "" {
+				continue
+			}
+			for r := range todo {
+				if f.Refs[r] {
+					done[name], next[name] = true, true
+					srcs = append(srcs, f.Src)
+					break
+				}
+			}
+		}
+		todo = next
+	}
+	if len(srcs) == 0 {
+		return ""
+	}
+	sort.Strings(srcs)
+	return "package main;" + strings.Join(srcs, "\n") + "\n"
 }

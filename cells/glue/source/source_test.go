@@ -216,3 +216,28 @@ func TestInitCalls(t *testing.T) {
 		}
 	}
 }
+
+// When g is declared again, f (which calls g) and h (which calls f) are
+// recompiled, in order, but not the g just declared nor k.
+func TestRelink(t *testing.T) {
+	funcs := map[string]Func{
+		"g": {Src: "func g() {}", Refs: map[string]bool{}},
+		"f": {Src: "func f() { g() }", Refs: map[string]bool{"g": true}},
+		"h": {Src: "func h() { f() }", Refs: map[string]bool{"f": true}},
+		"k": {Src: "func k() {}", Refs: map[string]bool{"x": true}},
+	}
+	fresh := map[string]Func{"g": {Src: "func g() { println() }", Refs: map[string]bool{"println": true}}}
+	want := "package main;func f() { g() }\nfunc h() { f() }\n"
+	if got := Relink(funcs, fresh, map[string]bool{}); got != want {
+		t.Errorf("Relink = %q, want %q", got, want)
+	}
+	if funcs["g"].Src != fresh["g"].Src {
+		t.Errorf("funcs has g as %q, not the fresh one", funcs["g"].Src)
+	}
+	if got := Relink(funcs, map[string]Func{}, map[string]int{"y": 1}); got != "" {
+		t.Errorf("a var nothing uses relinked %q", got)
+	}
+	if got := Relink(funcs, map[string]Func{}, map[string]int{"x": 1}); got != "package main;func k() {}\n" {
+		t.Errorf("Relink of x = %q, want k", got)
+	}
+}
