@@ -49,7 +49,7 @@ func (s *Session) rtExports() interp.Exports {
 
 // timeExports replaces time.Sleep by one that an interrupt ends: a sleep is
 // the commonest call that the interpreter cannot stop, and a cancelled run
-// that does not stop costs the interpreter (see machine).
+// that does not stop costs the interpreter (see cells/glue/machine).
 func (s *Session) timeExports() interp.Exports {
 	return interp.Exports{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}}
 }

@@ -249,7 +249,7 @@ func (m *Machine) GlobalsNamed(names []string) map[string]reflect.Value {
 // the vars a unit redeclared. The interpreter gives a redeclared var a new
 // slot and keeps the old one, with its value, for ever (a %bench result
 // bound 50 times kept 50 results); the funcs that read it are relinked to
-// the new one (cells/glue's dependents).
+// the new one (source.Relink).
 func Release(old map[string]reflect.Value, vars map[string]bool) {
 	for name, v := range old {
 		if vars[name] && v.IsValid() && v.CanSet() {
