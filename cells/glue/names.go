@@ -3,7 +3,6 @@ package glue
 import (
 	"go/constant"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/benchbook/benchbook/cells/glue/complete"
@@ -154,12 +153,7 @@ func (sc view) Imported(name string) string { return sc.s.importedPath(name) }
 func (sc view) Packages() []string {
 	sc.s.mu.Lock()
 	defer sc.s.mu.Unlock()
-	out := make([]string, 0, len(sc.s.pkgs))
-	for name := range sc.s.pkgs {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
+	return sortedKeys(sc.s.pkgs)
 }
 
 // Name implements complete.Session.
@@ -174,12 +168,7 @@ func (sc view) Name(name string) (source.Decl, string, bool) {
 func (sc view) Names() []string {
 	sc.s.mu.Lock()
 	defer sc.s.mu.Unlock()
-	out := make([]string, 0, len(sc.s.names))
-	for name := range sc.s.names {
-		out = append(out, name)
-	}
-	sort.Strings(out)
-	return out
+	return sortedKeys(sc.s.names)
 }
 
 // Global implements complete.Session.

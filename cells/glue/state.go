@@ -228,7 +228,7 @@ func importFunc(f Func) source.Func {
 }
 
 // sortedKeys lists the keys of m in order.
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)

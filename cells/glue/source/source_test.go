@@ -18,6 +18,18 @@ func parse(t *testing.T, seq int, code string) []*Parsed {
 	return items
 }
 
+// first is the first finding of check in the items of code: its line
+// (0 if none) and message.
+func first(t *testing.T, code string, check func(*Parsed) (int, string)) (line int, msg string) {
+	t.Helper()
+	for _, pi := range parse(t, 1, code) {
+		if l, m := check(pi); l > 0 {
+			return l, m
+		}
+	}
+	return 0, ""
+}
+
 func TestSplitCellKeepsABangInsideAnExpressionGo(t *testing.T) {
 	code := "x := 1\n!echo hi\nok := x == 1 &&\n\t!false\n  ! ls"
 	want := []Segment{
@@ -102,12 +114,7 @@ func TestUnsupported(t *testing.T) {
 		{"func (T) main() {}", 0, ""},
 	}
 	for _, tc := range tests {
-		line, msg := 0, ""
-		for _, pi := range parse(t, 1, tc.code) {
-			if l, m := pi.Unsupported(); l > 0 && line == 0 {
-				line, msg = l, m
-			}
-		}
+		line, msg := first(t, tc.code, (*Parsed).Unsupported)
 		if line != tc.line || !strings.Contains(msg, tc.msg) {
 			t.Errorf("%q: Unsupported = %d, %q; want %d, %q", tc.code, line, msg, tc.line, tc.msg)
 		}
@@ -131,12 +138,7 @@ func TestUnsupportedRange(t *testing.T) {
 		{"func f(n []int) {\n\tfor range n {\n\t}\n}", 0, ""}, // a local n
 	}
 	for _, tc := range tests {
-		line, msg := 0, ""
-		for _, pi := range parse(t, 1, tc.code) {
-			if l, m := pi.UnsupportedRange(kind); l > 0 && line == 0 {
-				line, msg = l, m
-			}
-		}
+		line, msg := first(t, tc.code, func(pi *Parsed) (int, string) { return pi.UnsupportedRange(kind) })
 		if line != tc.line || !strings.Contains(msg, tc.msg) {
 			t.Errorf("%q: UnsupportedRange = %d, %q; want %d, %q", tc.code, line, msg, tc.line, tc.msg)
 		}
