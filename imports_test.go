@@ -16,8 +16,6 @@ const module = "github.com/benchbook/benchbook"
 // means) nothing of kernel/; stdlib/ and internal/ (what cells use)
 // neither kernel/ nor cells/; and no package but the root command depends
 // on both kernel/ and cells/: main.go and engine.go are the one adapter.
-// cells/glue/source, what a glue cell's source says, reads it without the
-// interpreter: it depends on nothing of yaegi.
 func TestImportRules(t *testing.T) {
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	out, err := exec.Command(goTool, "list", "-deps=false", "-f", `{{.ImportPath}}:{{join .Deps " "}}`, "./...").Output()
@@ -37,6 +35,8 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	// cells/glue/source, what a glue cell's source says, reads it without
+	// the interpreter: it depends on nothing of yaegi.
 	if _, ok := deps["cells/glue/source"]; !ok {
 		t.Error("go list found no cells/glue/source")
 	}
