@@ -24,13 +24,26 @@ func TestImportRules(t *testing.T) {
 		t.Fatalf("go list: %v", err)
 	}
 	deps := map[string][]string{}
+	external := map[string][]string{} // the dependencies outside the module
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		pkg, list, _ := strings.Cut(line, ":")
 		deps[rel(pkg)] = nil
 		for _, d := range strings.Fields(list) {
 			if strings.HasPrefix(d, module+"/") {
 				deps[rel(pkg)] = append(deps[rel(pkg)], rel(d))
+			} else {
+				external[rel(pkg)] = append(external[rel(pkg)], d)
 			}
+		}
+	}
+	// cells/glue/source, what a glue cell's source says, reads it without
+	// the interpreter: it depends on nothing of yaegi.
+	if _, ok := deps["cells/glue/source"]; !ok {
+		t.Error("go list found no cells/glue/source")
+	}
+	for _, d := range external["cells/glue/source"] {
+		if under(d, "github.com/traefik/yaegi") {
+			t.Errorf("cells/glue/source depends on %s: the source of a cell is read without the interpreter", d)
 		}
 	}
 	if len(deps) < 10 || deps["."] == nil {

@@ -3,79 +3,48 @@ package glue
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"reflect"
 	"strconv"
-	"strings"
+
+	"github.com/benchbook/benchbook/cells/glue/imports"
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // Checks made before anything of a segment runs, so that what the
-// interpreter would get wrong (or crash on) is reported with the cell line.
+// interpreter would get wrong (or crash on) is reported with the cell line:
+// those that need the session's names, types and imports (the source
+// alone tells the others: cells/glue/source's check.go).
 
-// universe lists Go's predeclared identifiers.
-var universe = map[string]bool{
-	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true, "float32": true,
-	"float64": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
-	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true,
-	"uintptr": true, "any": true, "comparable": true, "true": true, "false": true, "iota": true, "nil": true,
-	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true, "delete": true,
-	"imag": true, "len": true, "make": true, "max": true, "min": true, "new": true, "panic": true,
-	"print": true, "println": true, "real": true, "recover": true,
-}
-
-// missingBuiltins are the predeclared functions yaegi v0.16.1 lacks.
-var missingBuiltins = map[string]string{
-	"min":   "the builtin min (Go 1.21) is not supported by the interpreter: compare by hand or use math.Min",
-	"max":   "the builtin max (Go 1.21) is not supported by the interpreter: compare by hand or use math.Max",
-	"clear": "the builtin clear (Go 1.21) is not supported by the interpreter: delete the keys in a loop or make a new map or slice",
-}
-
-const (
-	msgRangeInt  = "range over an integer is not supported by the interpreter (yaegi v0.16.1): write for i := 0; i < n; i++ { ... }"
-	msgRangeFunc = "range over a function (an iterator) is not supported by the interpreter (yaegi v0.16.1): call the function with a yield callback instead"
-	msgRangeAny  = "range over an integer or a function is not supported by the interpreter (yaegi v0.16.1): write for i := 0; i < n; i++ { ... }, or call the iterator with a yield callback"
-	msgCommaOk   = "a comma-ok form (v, ok := m[k], <-c or x.(T)) declaring variables at the top level of a cell crashes the interpreter's compiler (yaegi v0.16.1): use it inside an if, a for or a func, e.g. if v, ok := m[k]; ok { ... }, or write v := m[k]"
-	msgRedeclare = "%s is already declared (%s) and the interpreter keeps the first declaration of a type or a method (yaegi v0.16.1): give this one another name, or restart the kernel to start over"
-	msgMain      = "a glue cell cannot declare func main: the interpreter would run it again before every later cell; give it another name"
-	msgDefer     = "defer at the top level of a cell is not supported: the interpreter would run it again after every later cell; put the code in a func and defer inside it"
-)
+const msgRedeclare = "%s is already declared (%s) and the interpreter keeps the first declaration of a type or a method (yaegi v0.16.1): give this one another name, or restart the kernel to start over"
 
 // segInfo is what a whole Go segment declares and imports.
 type segInfo struct {
-	declared map[string]declKind
+	declared map[string]source.DeclKind
 }
 
-func newSegInfo(items []*pitem) segInfo {
-	si := segInfo{declared: map[string]declKind{}}
+func newSegInfo(items []*source.Parsed) segInfo {
+	si := segInfo{declared: map[string]source.DeclKind{}}
 	for _, pi := range items {
-		for _, d := range pi.declared() {
-			si.declared[d.name] = d.kind
+		for _, d := range pi.Declared() {
+			si.declared[d.Name] = d.Kind
 		}
 	}
 	return si
 }
 
 // checkUnsupported finds constructs the interpreter cannot run.
-func (s *Session) checkUnsupported(c *cellRun, items []*pitem, si segInfo) *Error {
+func (s *Session) checkUnsupported(c *cellRun, items []*source.Parsed, si segInfo) *Error {
 	for _, pi := range items {
-		if _, ok := pi.stmt.(*ast.DeferStmt); ok {
-			return errorAt(c, ErrUnsupported, pi.line, msgDefer)
+		if line, msg := pi.Unsupported(); line > 0 {
+			return errorAt(c, ErrUnsupported, line, msg)
 		}
-		if line := topLevelCommaOk(pi); line > 0 {
-			return errorAt(c, ErrUnsupported, line, msgCommaOk)
-		}
-		for _, d := range pi.decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
-				return errorAt(c, ErrUnsupported, pi.lineOf(fd.Name.Pos()), msgMain)
+		for _, id := range pi.Unresolved() {
+			if msg, ok := source.MissingBuiltin(id.Name); ok && !s.declaredName(id.Name) && si.declared[id.Name] == "" {
+				return errorAt(c, ErrUnsupported, pi.LineOf(id.Pos()), msg)
 			}
 		}
-		for _, id := range pi.unresolved() {
-			if msg, ok := missingBuiltins[id.Name]; ok && !s.declaredName(id.Name) && si.declared[id.Name] == "" {
-				return errorAt(c, ErrUnsupported, pi.lineOf(id.Pos()), msg)
-			}
-		}
-		if e := s.checkRanges(c, pi, si); e != nil {
-			return e
+		if line, msg := pi.UnsupportedRange(func(id *ast.Ident) reflect.Kind { return s.identKind(id, si) }); line > 0 {
+			return errorAt(c, ErrUnsupported, line, msg)
 		}
 		if e := s.checkRedeclared(c, pi); e != nil {
 			return e
@@ -84,145 +53,25 @@ func (s *Session) checkUnsupported(c *cellRun, items []*pitem, si segInfo) *Erro
 	return nil
 }
 
-// shape is a type or method declaration, by name, with its source with
-// blanks normalized: the interpreter ignores a changed redeclaration.
-type shape struct {
-	key, src string
-	line     int
-}
-
-// shapes lists the types and methods an item declares.
-func (pi *pitem) shapes() []shape {
-	var out []shape
-	for _, d := range pi.decls {
-		switch d := d.(type) {
-		case *ast.FuncDecl:
-			if d.Recv != nil && len(d.Recv.List) == 1 {
-				key := "method " + recvName(d.Recv.List[0].Type) + "." + d.Name.Name
-				out = append(out, shape{key: key, src: normalize(pi.textOf(d)), line: pi.lineOf(d.Pos())})
-			}
-		case *ast.GenDecl:
-			for _, sp := range d.Specs {
-				if ts, ok := sp.(*ast.TypeSpec); ok {
-					out = append(out, shape{key: "type " + ts.Name.Name, src: normalize(pi.textOf(ts)), line: pi.lineOf(ts.Pos())})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// recvName is the type name of a method receiver.
-func recvName(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.StarExpr:
-		return recvName(e.X)
-	case *ast.ParenExpr:
-		return recvName(e.X)
-	case *ast.IndexExpr:
-		return recvName(e.X)
-	case *ast.IndexListExpr:
-		return recvName(e.X)
-	case *ast.Ident:
-		return e.Name
-	}
-	return "?"
-}
-
-func normalize(src string) string { return strings.Join(strings.Fields(src), " ") }
-
 // checkRedeclared refuses a type or method that an earlier cell declared
 // differently.
-func (s *Session) checkRedeclared(c *cellRun, pi *pitem) *Error {
-	for _, sh := range pi.shapes() {
+func (s *Session) checkRedeclared(c *cellRun, pi *source.Parsed) *Error {
+	for _, sh := range pi.Shapes() {
 		s.mu.Lock()
-		old, ok := s.shapes[sh.key]
+		old, ok := s.shapes[sh.Key]
 		s.mu.Unlock()
-		if ok && old.src != sh.src {
-			return errorAt(c, ErrUnsupported, sh.line, fmt.Sprintf(msgRedeclare, sh.key, old.label))
+		if ok && old.src != sh.Src {
+			return errorAt(c, ErrUnsupported, sh.Line, fmt.Sprintf(msgRedeclare, sh.Key, old.label))
 		}
 	}
 	return nil
 }
 
-// topLevelCommaOk is the line of a comma-ok form that declares top-level
-// variables (v, ok := m[k] or var v, ok = m[k]), 0 if none.
-func topLevelCommaOk(pi *pitem) int {
-	if as, ok := pi.stmt.(*ast.AssignStmt); ok && as.Tok == token.DEFINE && isCommaOk(as.Lhs, as.Rhs) {
-		return pi.lineOf(as.Pos())
-	}
-	for _, d := range pi.decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.VAR {
-			continue
-		}
-		for _, sp := range g.Specs {
-			vs := sp.(*ast.ValueSpec)
-			lhs := make([]ast.Expr, len(vs.Names))
-			for i, n := range vs.Names {
-				lhs[i] = n
-			}
-			if isCommaOk(lhs, vs.Values) {
-				return pi.lineOf(vs.Pos())
-			}
-		}
-	}
-	return 0
-}
-
-// checkRanges finds range statements over an integer or a function that
-// can be told from the source.
-func (s *Session) checkRanges(c *cellRun, pi *pitem, si segInfo) *Error {
-	var found *Error
-	for _, n := range pi.nodes() {
-		ast.Inspect(n, func(n ast.Node) bool {
-			rs, ok := n.(*ast.RangeStmt)
-			if !ok || found != nil {
-				return found == nil
-			}
-			switch s.rangeKind(rs.X, si) {
-			case reflect.Int:
-				found = errorAt(c, ErrUnsupported, pi.lineOf(rs.Pos()), msgRangeInt)
-			case reflect.Func:
-				found = errorAt(c, ErrUnsupported, pi.lineOf(rs.Pos()), msgRangeFunc)
-			}
-			return found == nil
-		})
-	}
-	return found
-}
-
-// rangeKind returns reflect.Int or reflect.Func when x is evidently an
-// integer or a function, reflect.Invalid when it cannot be told.
-func (s *Session) rangeKind(x ast.Expr, si segInfo) reflect.Kind {
-	switch x := x.(type) {
-	case *ast.BasicLit:
-		if x.Kind == token.INT {
-			return reflect.Int
-		}
-	case *ast.ParenExpr:
-		return s.rangeKind(x.X, si)
-	case *ast.BinaryExpr:
-		if s.rangeKind(x.X, si) == reflect.Int || s.rangeKind(x.Y, si) == reflect.Int {
-			return reflect.Int
-		}
-	case *ast.FuncLit:
-		return reflect.Func
-	case *ast.CallExpr:
-		if id, ok := x.Fun.(*ast.Ident); ok && id.Obj == nil && (id.Name == "len" || id.Name == "cap") {
-			return reflect.Int
-		}
-	case *ast.Ident:
-		return s.identKind(x, si)
-	}
-	return reflect.Invalid
-}
-
+// identKind says what a name that a range statement ranges over is, when
+// a cell declared it or it holds a value: reflect.Func for a func,
+// reflect.Int for an integer, reflect.Invalid when it cannot be told.
 func (s *Session) identKind(id *ast.Ident, si segInfo) reflect.Kind {
-	if id.Obj != nil {
-		return reflect.Invalid // a local name: its type is not known here
-	}
-	if si.declared[id.Name] == declFunc || s.nameKind(id.Name) == declFunc {
+	if si.declared[id.Name] == source.DeclFunc || s.nameKind(id.Name) == source.DeclFunc {
 		return reflect.Func
 	}
 	if si.declared[id.Name] != "" {
@@ -242,28 +91,13 @@ func (s *Session) identKind(id *ast.Ident, si segInfo) reflect.Kind {
 	return reflect.Invalid
 }
 
-// firstRangeLine is the line of the first range statement of an item, for
-// the interpreter's "nil type" error that has no position.
-func firstRangeLine(pi *pitem) int {
-	line := 0
-	for _, n := range pi.nodes() {
-		ast.Inspect(n, func(n ast.Node) bool {
-			if rs, ok := n.(*ast.RangeStmt); ok && line == 0 {
-				line = pi.lineOf(rs.Pos())
-			}
-			return line == 0
-		})
-	}
-	return line
-}
-
 // planImports lists the imports a segment needs: its import declarations,
 // then the packages its unresolved names select from (as goimports would).
-func (s *Session) planImports(c *cellRun, items []*pitem, si segInfo) ([]importSpec, *Error) {
+func (s *Session) planImports(c *cellRun, items []*source.Parsed, si segInfo) ([]importSpec, *Error) {
 	var specs []importSpec
 	bound := map[string]string{} // name -> path, this segment
 	for _, pi := range items {
-		for _, sp := range pi.imports() {
+		for _, sp := range pi.Imports() {
 			spec, e := s.explicitImport(c, pi, sp)
 			if e != nil {
 				return nil, e
@@ -276,15 +110,15 @@ func (s *Session) planImports(c *cellRun, items []*pitem, si segInfo) ([]importS
 		}
 	}
 	for _, pi := range items {
-		for name, uses := range pi.selectors() {
-			if bound[name] != "" || si.declared[name] != "" || s.declaredName(name) || s.importedPath(name) != "" || universe[name] {
+		for name, uses := range pi.Selectors() {
+			if bound[name] != "" || si.declared[name] != "" || s.declaredName(name) || s.importedPath(name) != "" || source.Predeclared(name) {
 				continue
 			}
 			sels := make([]string, 0, len(uses))
 			for _, u := range uses {
 				sels = append(sels, u.Sel.Name)
 			}
-			if p, ok := s.index.resolve(name, sels); ok {
+			if p, ok := s.index.Resolve(name, sels); ok {
 				bound[name] = p
 				specs = append(specs, importSpec{name: name, path: p, auto: true})
 			}
@@ -293,17 +127,35 @@ func (s *Session) planImports(c *cellRun, items []*pitem, si segInfo) ([]importS
 	return specs, nil
 }
 
+// importSpec is one package to import into the interpreter.
+type importSpec struct {
+	name string // the name the cell uses
+	path string
+	line int // cell line, 0 for automatic imports
+	auto bool
+}
+
+// source is the import declaration for the interpreter.
+func (sp importSpec) source() string {
+	return "package main; import " + sp.name + " " + strconv.Quote(sp.path)
+}
+
+// StdlibPackage is the import path of the standard-library package that a
+// glue cell gets by using name without an import ("fmt": "fmt"), if any: a
+// host that declares names in cells (a %bench result) must not hide it.
+func StdlibPackage(name string) (path string, ok bool) { return imports.StdlibPackage(name) }
+
 // explicitImport checks one import spec written in the cell.
-func (s *Session) explicitImport(c *cellRun, pi *pitem, sp *ast.ImportSpec) (importSpec, *Error) {
-	line := pi.lineOf(sp.Pos())
+func (s *Session) explicitImport(c *cellRun, pi *source.Parsed, sp *ast.ImportSpec) (importSpec, *Error) {
+	line := pi.LineOf(sp.Pos())
 	p, err := strconv.Unquote(sp.Path.Value)
 	if err != nil {
 		return importSpec{}, errorAt(c, ErrSyntax, line, "bad import path "+sp.Path.Value)
 	}
-	if !s.index.known(p) {
-		return importSpec{}, errorAt(c, ErrUnsupported, line, unavailableHint(p))
+	if !s.index.Known(p) {
+		return importSpec{}, errorAt(c, ErrUnsupported, line, imports.Unavailable(p))
 	}
-	name := s.index.names[p]
+	name := s.index.Name(p)
 	if sp.Name != nil {
 		name = sp.Name.Name
 	}
@@ -316,15 +168,15 @@ func (s *Session) explicitImport(c *cellRun, pi *pitem, sp *ast.ImportSpec) (imp
 
 // checkNames reports names that nothing defines, and package members the
 // interpreter does not have (generic or newer standard library functions).
-func (s *Session) checkNames(c *cellRun, items []*pitem, si segInfo) *Error {
+func (s *Session) checkNames(c *cellRun, items []*source.Parsed, si segInfo) *Error {
 	if s.hasDotImport() {
 		return nil
 	}
 	for _, pi := range items {
-		for _, id := range pi.unresolved() {
-			if !universe[id.Name] && si.declared[id.Name] == "" && !s.declaredName(id.Name) && s.importedPath(id.Name) == "" {
+		for _, id := range pi.Unresolved() {
+			if !source.Predeclared(id.Name) && si.declared[id.Name] == "" && !s.declaredName(id.Name) && s.importedPath(id.Name) == "" {
 				if _, ok := s.global(id.Name); !ok {
-					return errorAt(c, ErrCompile, pi.lineOf(id.Pos()), "undefined: "+id.Name)
+					return errorAt(c, ErrCompile, pi.LineOf(id.Pos()), "undefined: "+id.Name)
 				}
 			}
 		}
@@ -335,20 +187,20 @@ func (s *Session) checkNames(c *cellRun, items []*pitem, si segInfo) *Error {
 	return nil
 }
 
-func (s *Session) checkSelectors(c *cellRun, pi *pitem, si segInfo) *Error {
-	for name, uses := range pi.selectors() {
+func (s *Session) checkSelectors(c *cellRun, pi *source.Parsed, si segInfo) *Error {
+	for name, uses := range pi.Selectors() {
 		p := s.importedPath(name)
 		if p == "" || si.declared[name] != "" || s.declaredName(name) {
 			continue
 		}
 		for _, u := range uses {
-			if !s.index.has(p, u.Sel.Name) {
+			if !s.index.Has(p, u.Sel.Name) {
 				msg := "undefined: " + name + "." + u.Sel.Name
 				if !s.exported(p) {
 					msg += " (the interpreter's standard library is Go 1.22's, without most generic functions: " +
 						"of slices, maps and cmp only part is there; use sort.Slice, sort.Float64s and the like)"
 				}
-				return errorAt(c, ErrCompile, pi.lineOf(u.Pos()), msg)
+				return errorAt(c, ErrCompile, pi.LineOf(u.Pos()), msg)
 			}
 		}
 	}

@@ -1,8 +1,6 @@
 package glue
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -71,39 +69,6 @@ func TestComplete(t *testing.T) {
 	}
 }
 
-func gorootHasSources(t *testing.T, s *Session) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(s.docs.goroot(), "src", "fmt", "print.go")); err != nil {
-		t.Skip("GOROOT sources are absent")
-	}
-}
-
-func TestInspectStandardLibrary(t *testing.T) {
-	s := newSession(t, Options{})
-	gorootHasSources(t, s)
-	data, found := s.Inspect("fmt.Println(x)", 6)
-	if !found {
-		t.Fatal("fmt.Println not found")
-	}
-	text := data[display.MIMEText].(string)
-	for _, want := range []string{"func Println(a ...any) (n int, err error)", "Println formats using the default formats", "package fmt"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("inspect text lacks %q:\n%s", want, text)
-		}
-	}
-	if _, ok := data[display.MIMEMarkdown]; !ok {
-		t.Error("no text/markdown")
-	}
-	data, found = s.Inspect("len(x)", 1)
-	if !found || !strings.Contains(data[display.MIMEText].(string), "func len(v Type) int") {
-		t.Errorf("len: found %v, %v", found, data)
-	}
-	data, found = s.Inspect("time.Second", 8)
-	if !found || !strings.Contains(data[display.MIMEText].(string), "Second") {
-		t.Errorf("time.Second: found %v, %v", found, data)
-	}
-}
-
 func TestInspectUserDeclarations(t *testing.T) {
 	s := newSession(t, Options{})
 	mustRun(t, s, "Cell [4]", "x := 1\n// twice doubles its argument.\nfunc twice(x int) int {\n\treturn 2 * x\n}\ncount := 42")
@@ -126,52 +91,5 @@ func TestInspectUserDeclarations(t *testing.T) {
 	}
 	if _, found := s.Inspect("   ", 1); found {
 		t.Error("blanks were found")
-	}
-}
-
-func TestInspectWithoutGorootSources(t *testing.T) {
-	s := newSession(t, Options{})
-	d := newDocCache()
-	empty := t.TempDir()
-	d.rootOnce.Do(func() { d.root = empty })
-	s.docs = d
-	data, found := s.Inspect("fmt.Println", 6)
-	if !found {
-		t.Fatal("fmt.Println not found without sources")
-	}
-	text := data[display.MIMEText].(string)
-	if !strings.Contains(text, noDoc) || !strings.Contains(text, "func Println(") {
-		t.Errorf("want a signature and %q:\n%s", noDoc, text)
-	}
-}
-
-// Requirement 10: IsComplete.
-
-func TestIsComplete(t *testing.T) {
-	s := newSession(t, Options{})
-	tests := []struct {
-		name, code, status, indent string
-	}{
-		{"statement", "x := 1", StatusComplete, ""},
-		{"empty", "", StatusComplete, ""},
-		{"open func body", "func f() {", StatusIncomplete, "\t"},
-		{"open block, indented", "if x {\n\ty := 1", StatusIncomplete, "\t\t"},
-		{"open call", "fmt.Println(\"a\",", StatusIncomplete, "\t"},
-		{"trailing operator", "x := 1 +", StatusIncomplete, "\t"},
-		{"open raw string", "s := `abc", StatusIncomplete, ""},
-		{"closed func", "func f() {\n}", StatusComplete, ""},
-		{"shell line", "!ls -l", StatusComplete, ""},
-		{"stray paren", "x := )", StatusInvalid, ""},
-		{"stray brace", "}", StatusInvalid, ""},
-		{"unterminated string", "x := \"abc", StatusInvalid, ""},
-		{"for header", "for i := 0; i < 3; i++ {\n}", StatusComplete, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			status, indent := s.IsComplete(tc.code)
-			if status != tc.status || indent != tc.indent {
-				t.Errorf("IsComplete(%q) = %q, %q; want %q, %q", tc.code, status, indent, tc.status, tc.indent)
-			}
-		})
 	}
 }

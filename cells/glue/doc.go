@@ -25,6 +25,19 @@
 //	exports := interp.Exports{"example.com/nb/nb": {"Say": reflect.ValueOf(func(m string) { s.Current().Stream("stdout", m) })}}
 //	s, err = glue.New(glue.Options{Exports: exports, Preload: map[string]string{"nb": "example.com/nb"}})
 //
+// # Packages
+//
+// A session is made of packages with one job each, which do not import
+// this one: cells/glue/source reads a cell's source without running it
+// (segments and items, what they declare and use, the checks the source
+// alone tells, the rewrites, IsComplete, go/doc), with no yaegi;
+// cells/glue/imports knows the packages a cell can import;
+// cells/glue/machine is one interpreter; cells/glue/output carries the
+// streams and displays to the publisher; cells/glue/complete completes and
+// inspects. This package runs cells with them: the checks that need the
+// session, the units, errors, goroutines, interrupts, the history, its
+// replays and State.
+//
 // # Cells
 //
 // A cell is split into lines that start with "!" (shell lines) and runs of

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // Error names used in Error.Name.
@@ -50,7 +52,7 @@ func errorAt(c *cellRun, name string, line int, msg string) *Error {
 
 // posRe matches the positions the interpreter and go/parser report for
 // sources carrying our line directives: [_.go:]LINE:COL with an encoded
-// line (see posBase).
+// line (see source.PosBase).
 var posRe = regexp.MustCompile(`(?:_\.go:)?\b(\d{6,9}):(\d+)\b`)
 
 // mapPositions rewrites every encoded position in msg into "LABEL line
@@ -60,7 +62,7 @@ func (s *Session) mapPositions(msg string, seq int) (string, int) {
 	out := posRe.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := posRe.FindStringSubmatch(m)
 		encoded, _ := strconv.Atoi(sub[1])
-		n, line := cellLine(encoded)
+		n, line := source.CellLine(encoded)
 		if n == 0 {
 			return m
 		}
@@ -84,7 +86,7 @@ func (s *Session) syntaxError(c *cellRun, err error) *Error {
 	if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 {
 		first := list[0]
 		line := 0
-		if seq, l := cellLine(first.Pos.Line); seq == c.seq {
+		if seq, l := source.CellLine(first.Pos.Line); seq == c.seq {
 			line = l
 		}
 		return errorAt(c, ErrSyntax, line, first.Msg)
@@ -106,7 +108,7 @@ func (s *Session) compileError(c *cellRun, err error, fallback int) *Error {
 
 // frame is one line the interpreter writes to stderr for each interpreted
 // function a panic unwinds: "LINE:COL: panic: main.f(...)", with an encoded
-// line (see posBase).
+// line (see source.PosBase).
 type frame struct {
 	seq  int
 	line int
@@ -122,7 +124,7 @@ func parseFrames(text string) (string, []frame) {
 	rest := frameRe.ReplaceAllStringFunc(text, func(m string) string {
 		sub := frameRe.FindStringSubmatch(m)
 		encoded, _ := strconv.Atoi(sub[1])
-		seq, line := cellLine(encoded)
+		seq, line := source.CellLine(encoded)
 		frames = append(frames, frame{seq: seq, line: line, fn: sub[3]})
 		return ""
 	})
@@ -171,7 +173,7 @@ func (s *Session) frameText(c *cellRun, f frame) string {
 		return ""
 	}
 	name := strings.TrimPrefix(f.fn, "main.")
-	if name == stmtFunc { // a statement of the cell (see rewrite.go)
+	if name == stmtFunc { // a statement of the cell (see units.go)
 		return ""
 	}
 	if strings.HasPrefix(name, "func") || strings.HasPrefix(f.fn, "main.func") {

@@ -3,7 +3,19 @@ package glue
 import (
 	"strings"
 	"testing"
+
+	"github.com/traefik/yaegi/interp"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
+
+// The line directives of cells/glue/source name the interpreter's default
+// source, in which it scopes a session's imports.
+func TestDirectivesNameTheInterpretersSource(t *testing.T) {
+	if source.SourceName != interp.DefaultSourceName {
+		t.Errorf("source.SourceName = %q, yaegi's interp.DefaultSourceName = %q", source.SourceName, interp.DefaultSourceName)
+	}
+}
 
 // Requirement 4: errors name the cell line, through the code the session
 // adds or rewrites.
@@ -74,7 +86,7 @@ func TestOsExitDoesNotEndTheProcess(t *testing.T) {
 	mustRun(t, s, "Cell [2]", "1")
 }
 
-// A panic in a statement (run as the body of a func, see rewrite.go) is
+// A panic in a statement (run as the body of a func, see units.go) is
 // the cell's error and nothing else: no frame of the interpreter's leaks on
 // stderr, and the traceback names no helper (jupyter_kernel_test's
 // test_error wants exactly one output).

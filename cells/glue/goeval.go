@@ -5,16 +5,18 @@ import (
 	"go/ast"
 	"go/token"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/traefik/yaegi/interp"
+
+	"github.com/benchbook/benchbook/cells/glue/machine"
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // evalGo runs a Go segment: parse, check, import, then each unit in order.
 // final says whether its last expression is the cell's result.
-func (s *Session) evalGo(c *cellRun, seg segment, final bool) *Error {
-	items, err := parseItems(c.seq, splitItems(seg))
+func (s *Session) evalGo(c *cellRun, seg source.Segment, final bool) *Error {
+	items, err := source.Parse(c.seq, source.SplitItems(seg))
 	if err != nil {
 		return s.syntaxError(c, err)
 	}
@@ -70,6 +72,21 @@ func (s *Session) doImports(c *cellRun, specs []importSpec) *Error {
 	return nil
 }
 
+// errStuck is a compilation that did not end.
+type errStuck struct{ note string }
+
+func (e errStuck) Error() string { return "the interpreter is stuck: " + e.note }
+
+// compile compiles src on the session's interpreter; when the compilation
+// does not end, the interpreter is replaced (see replace).
+func (s *Session) compile(c *cellRun, src string) (*interp.Program, error) {
+	p, err := s.machine().Compile(c.ctx, src)
+	if errors.Is(err, machine.ErrStuck) {
+		return nil, errStuck{note: s.replace(c)}
+	}
+	return p, err
+}
+
 // runSource compiles and runs one source.
 func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 	p, err := s.compile(c, src)
@@ -83,12 +100,13 @@ func (s *Session) runSource(c *cellRun, src string, line int) *Error {
 // its result wrapper first, and without it when that fails (a call with no
 // value, for instance).
 func (s *Session) runUnit(c *cellRun, u unit) *Error {
-	base := s.sourceBase()
+	m := s.machine()
+	base := m.SourceBase()
 	var old map[string]reflect.Value // the globals it redeclares, before it compiles
 	slots := 0
 	if u.decl {
-		old = s.machine().globalsNamed(unitNames(u))
-		slots = frameLen(s.machine().in)
+		old = m.GlobalsNamed(unitNames(u))
+		slots = m.FrameLen()
 	}
 	p, err := s.compile(c, u.src)
 	if err != nil && u.plain != "" {
@@ -105,11 +123,11 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 	s.recordNames(c, u)
 	switch {
 	case u.call != "" && leavesNothing(u):
-		defer s.forgetSources(base, false)
+		defer m.ForgetSources(base, false)
 	case !u.decl:
 		// the interpreter parses a statement as a file first, then as the
 		// body of func main: only the last source it added is used
-		defer s.forgetSources(base, true)
+		defer m.ForgetSources(base, true)
 	}
 	if u.call != "" {
 		if e := s.execute(c, p, u.line); e != nil {
@@ -136,53 +154,8 @@ func (s *Session) runUnit(c *cellRun, u unit) *Error {
 		return e
 	}
 	s.recordDecls(c, u, h, old)
-	s.machine().dropTemps(slots, unitVars(u))
+	s.machine().DropTemps(slots, unitVars(u))
 	return nil
-}
-
-// dropTemps zeroes the slots of the global frame from slots on that the
-// declaration unit just run left, but for its vars (see zeroTemps).
-func (m *machine) dropTemps(slots int, vars map[string]bool) {
-	if len(vars) == 0 {
-		return
-	}
-	names := make([]string, 0, len(vars))
-	for n := range vars {
-		names = append(names, n)
-	}
-	keep := make([]reflect.Value, 0, len(vars))
-	for _, v := range m.globalsNamed(names) {
-		keep = append(keep, v)
-	}
-	zeroTemps(m.in, slots, keep)
-}
-
-// globalsNamed are the interpreter's globals among names (those a unit
-// about to run redeclares).
-func (m *machine) globalsNamed(names []string) map[string]reflect.Value {
-	g, ok := globalsOf(m.in)
-	out := map[string]reflect.Value{}
-	if !ok {
-		return out
-	}
-	for _, n := range names {
-		if v, ok := g[n]; ok {
-			out[n] = v
-		}
-	}
-	return out
-}
-
-// release zeroes the old slots of the vars a unit redeclared. The
-// interpreter gives a redeclared var a new slot and keeps the old one, with
-// its value, for ever (a %bench result bound 50 times kept 50 results);
-// the funcs that read it are relinked to the new one (dependents).
-func release(old map[string]reflect.Value, vars map[string]bool) {
-	for name, v := range old {
-		if vars[name] && v.IsValid() && v.CanSet() {
-			v.Set(reflect.Zero(v.Type()))
-		}
-	}
 }
 
 // leavesNothing reports a statement that leaves nothing pointing into its
@@ -190,11 +163,11 @@ func release(old map[string]reflect.Value, vars map[string]bool) {
 // call later) and no go statement.
 func leavesNothing(u unit) bool {
 	for _, pi := range u.items {
-		if pi.stmt == nil {
+		if pi.Stmt == nil {
 			return false
 		}
 		found := false
-		ast.Inspect(pi.stmt, func(n ast.Node) bool {
+		ast.Inspect(pi.Stmt, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.FuncLit, *ast.GoStmt:
 				found = true
@@ -206,41 +179,6 @@ func leavesNothing(u unit) bool {
 		}
 	}
 	return true
-}
-
-// sourceBase is where the interpreter's next source will start in its
-// FileSet (-1 if it cannot be reached).
-func (s *Session) sourceBase() int {
-	if fs := fileSet(s.machine().in); fs != nil {
-		return fs.Base()
-	}
-	return -1
-}
-
-// forgetSources removes from the interpreter's FileSet the sources it
-// compiled from base on (but the last one, with keepLast): those of a
-// statement that has run (its errors are written already) and that left
-// nothing behind (leavesNothing), or the parses of a definition that the
-// interpreter tried and dropped. The FileSet would otherwise keep them
-// all, about a kilobyte a cell.
-func (s *Session) forgetSources(base int, keepLast bool) {
-	fs := fileSet(s.machine().in)
-	if fs == nil || base < 0 {
-		return
-	}
-	var old []*token.File
-	fs.Iterate(func(f *token.File) bool {
-		if f.Base() >= base {
-			old = append(old, f)
-		}
-		return true
-	})
-	if keepLast && len(old) > 0 {
-		old = old[:len(old)-1]
-	}
-	for _, f := range old {
-		fs.RemoveFile(f)
-	}
 }
 
 // pushEntry adds a unit about to run to the history and tells OnDeclare.
@@ -262,15 +200,15 @@ func (s *Session) popEntry() {
 
 // compileFailure turns a compile error into an Error; the interpreter's
 // position-less "nil type" comes from a range over an integer or a function.
-func (s *Session) compileFailure(c *cellRun, err error, line int, items []*pitem) *Error {
+func (s *Session) compileFailure(c *cellRun, err error, line int, items []*source.Parsed) *Error {
 	var stuck errStuck
 	if errors.As(err, &stuck) {
 		return s.interrupted(c, line, stuck.note)
 	}
 	if strings.Contains(err.Error(), "nil type") {
 		for _, pi := range items {
-			if l := firstRangeLine(pi); l > 0 {
-				return errorAt(c, ErrUnsupported, l, msgRangeAny)
+			if l, msg := pi.AnyRange(); l > 0 {
+				return errorAt(c, ErrUnsupported, l, msg)
 			}
 		}
 	}
@@ -288,7 +226,7 @@ func (s *Session) execute(c *cellRun, p *interp.Program, line int) *Error {
 		return s.interrupted(c, line, "")
 	}
 	c.setLine(line)
-	err, stuck := s.machine().execute(c.ctx, p, s.token, s.wakeSleepers)
+	err, stuck := s.machine().Execute(c.ctx, p, s.token, s.wakeSleepers)
 	if err == nil {
 		return nil
 	}
@@ -332,9 +270,9 @@ func (s *Session) recordNames(c *cellRun, u unit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			s.names[d.name] = nameInfo{declName: d, label: c.label}
-			s.chg.names[d.name] = true
+		for _, d := range pi.Declared() {
+			s.names[d.Name] = nameInfo{Decl: d, label: c.label}
+			s.chg.names[d.Name] = true
 		}
 	}
 }
@@ -346,7 +284,7 @@ type histEntry struct {
 	src   string     // an import's source
 	items []histItem // a declaration unit's declarations, func init left out
 	names []string   // the names it declares
-	funcs map[string]funcSrc
+	funcs map[string]source.Func
 	site  string // siteOf the unit's source
 	inits int    // func init declarations left out
 }
@@ -357,33 +295,27 @@ type shapeSrc struct {
 	src, label string
 }
 
-// funcSrc is the source of a func declaration and the names its body uses.
-type funcSrc struct {
-	src  string
-	refs map[string]bool
-}
-
 // entryOf is the history entry of a declaration unit: its items (func
 // init left out), the funcs it declares and the key of its calls.
 func (s *Session) entryOf(c *cellRun, u unit) histEntry {
-	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]funcSrc{}}
+	h := histEntry{label: c.label, site: siteOf(u.src), funcs: map[string]source.Func{}}
 	for i, pi := range u.items {
-		if len(pi.decls) > 0 && isInitFunc(pi.decls[0]) {
+		if len(pi.Decls) > 0 && source.IsInitFunc(pi.Decls[0]) {
 			h.inits++
 			continue
 		}
 		it := histItem{src: u.pieces[i]}
-		for _, d := range pi.declared() {
-			it.names = append(it.names, d.name)
+		for _, d := range pi.Declared() {
+			it.names = append(it.names, d.Name)
 		}
-		for _, d := range pi.decls {
+		for _, d := range pi.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Recv == nil {
 					h.funcs[d.Name.Name] = s.funcSource(c, pi, d)
 				}
 			case *ast.GenDecl:
-				it.calls = it.calls || initCalls(d, s.replayedCalls())
+				it.calls = it.calls || source.InitCalls(d, s.replayedCalls())
 				it.isVar = it.isVar || d.Tok == token.VAR
 			}
 		}
@@ -398,26 +330,16 @@ func (s *Session) entryOf(c *cellRun, u unit) histEntry {
 // func it redefines (the interpreter binds calls at compile time, so they
 // would keep calling the old one).
 func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]reflect.Value) {
-	redefined := map[string]bool{}
-	for name := range old {
-		redefined[name] = true
-	}
 	s.mu.Lock()
 	for _, pi := range u.items {
-		for _, sh := range pi.shapes() {
-			if _, ok := s.shapes[sh.key]; !ok {
-				s.shapes[sh.key] = shapeSrc{src: sh.src, label: c.label}
-				s.chg.shapes[sh.key] = true
+		for _, sh := range pi.Shapes() {
+			if _, ok := s.shapes[sh.Key]; !ok {
+				s.shapes[sh.Key] = shapeSrc{src: sh.Src, label: c.label}
+				s.chg.shapes[sh.Key] = true
 			}
 		}
 	}
-	for name, f := range h.funcs {
-		if _, ok := s.funcs[name]; ok {
-			redefined[name] = true
-		}
-		s.funcs[name] = f
-	}
-	relink := dependents(s.funcs, redefined, h.funcs)
+	relink := source.Relink(s.funcs, h.funcs, old)
 	s.mu.Unlock()
 	s.declared()
 	if relink != "" {
@@ -425,15 +347,15 @@ func (s *Session) recordDecls(c *cellRun, u unit, h histEntry, old map[string]re
 			_ = s.execute(c, p, u.line)
 		}
 	}
-	release(old, unitVars(u))
+	machine.Release(old, unitVars(u))
 }
 
 // unitNames are the names a declaration unit declares.
 func unitNames(u unit) []string {
 	var out []string
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			out = append(out, d.name)
+		for _, d := range pi.Declared() {
+			out = append(out, d.Name)
 		}
 	}
 	return out
@@ -443,9 +365,9 @@ func unitNames(u unit) []string {
 func unitVars(u unit) map[string]bool {
 	out := map[string]bool{}
 	for _, pi := range u.items {
-		for _, d := range pi.declared() {
-			if d.kind == declVar {
-				out[d.name] = true
+		for _, d := range pi.Declared() {
+			if d.Kind == source.DeclVar {
+				out[d.Name] = true
 			}
 		}
 	}
@@ -470,47 +392,8 @@ func (s *Session) declared() {
 
 // funcSource is the rewritten source of a func declaration, with its
 // position directive.
-func (s *Session) funcSource(c *cellRun, pi *pitem, fd *ast.FuncDecl) funcSrc {
-	pos := pi.fset.Position(fd.Pos())
-	src := directive(c.seq, pi.lineOf(fd.Pos()), pos.Column) + s.rewriter(pi).render(pi.off(fd.Pos()), pi.off(fd.End()))
-	refs := map[string]bool{}
-	if fd.Body != nil {
-		ast.Inspect(fd.Body, func(n ast.Node) bool {
-			if id, ok := n.(*ast.Ident); ok && id.Obj == nil {
-				refs[id.Name] = true
-			}
-			return true
-		})
-	}
-	return funcSrc{src: src, refs: refs}
-}
-
-// dependents returns the source that redeclares every func of funcs which
-// calls a redefined one, transitively, except those in fresh (just
-// declared); "" if none.
-func dependents(funcs map[string]funcSrc, redefined map[string]bool, fresh map[string]funcSrc) string {
-	todo := redefined
-	done := map[string]bool{}
-	var srcs []string
-	for len(todo) > 0 {
-		next := map[string]bool{}
-		for name, f := range funcs {
-			if done[name] || fresh[name].src != "" {
-				continue
-			}
-			for r := range todo {
-				if f.refs[r] {
-					done[name], next[name] = true, true
-					srcs = append(srcs, f.src)
-					break
-				}
-			}
-		}
-		todo = next
-	}
-	if len(srcs) == 0 {
-		return ""
-	}
-	sort.Strings(srcs)
-	return "package main;" + strings.Join(srcs, "\n") + "\n"
+func (s *Session) funcSource(c *cellRun, pi *source.Parsed, fd *ast.FuncDecl) source.Func {
+	pos := pi.Fset.Position(fd.Pos())
+	src := source.Directive(c.seq, pi.LineOf(fd.Pos()), pos.Column) + source.RewriteNode(pi, s.scope(), fd)
+	return source.Func{Src: src, Refs: source.FuncRefs(fd)}
 }

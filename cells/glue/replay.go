@@ -5,12 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"go/ast"
-	"go/token"
 	"reflect"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/benchbook/benchbook/cells/glue/machine"
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // A replay runs a session's history (its imports and declarations, in the
@@ -78,69 +79,6 @@ func (s *Session) setSite(site string) {
 	s.mu.Lock()
 	s.site, s.siteCalls = site, 0
 	s.mu.Unlock()
-}
-
-// initCalls reports whether a var declaration's initializers call code:
-// a call that is not a builtin, a conversion to a predeclared type or one
-// of replayed ("bench.Get"), or a receive.
-func initCalls(d *ast.GenDecl, replayed map[string]bool) bool {
-	if d.Tok != token.VAR {
-		return false
-	}
-	found := false
-	for _, spec := range d.Specs {
-		vs, ok := spec.(*ast.ValueSpec)
-		if !ok {
-			continue
-		}
-		for _, v := range vs.Values {
-			ast.Inspect(v, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					return false // runs only when called
-				case *ast.UnaryExpr:
-					found = found || n.Op == token.ARROW
-				case *ast.CallExpr:
-					found = found || !pureCall(n, replayed)
-				}
-				return !found
-			})
-		}
-	}
-	return found
-}
-
-// pureCalls are the builtins and predeclared types whose calls have no
-// effect beyond their value.
-var pureCalls = map[string]bool{
-	"append": true, "cap": true, "complex": true, "imag": true, "len": true, "make": true,
-	"new": true, "real": true, "bool": true, "byte": true, "complex64": true, "complex128": true,
-	"error": true, "float32": true, "float64": true, "int": true, "int8": true, "int16": true, "int32": true,
-	"int64": true, "rune": true, "string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
-	"uint64": true, "uintptr": true, "any": true,
-}
-
-func pureCall(c *ast.CallExpr, replayed map[string]bool) bool {
-	switch f := c.Fun.(type) {
-	case *ast.Ident:
-		return pureCalls[f.Name]
-	case *ast.SelectorExpr:
-		if x, ok := f.X.(*ast.Ident); ok {
-			return replayed[x.Name+"."+f.Sel.Name]
-		}
-	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.InterfaceType, *ast.StructType:
-		return true // a conversion
-	case *ast.ParenExpr:
-		return pureCall(&ast.CallExpr{Fun: f.X}, replayed)
-	}
-	return false
-}
-
-// isInitFunc reports whether a declaration is func init(), which a replay
-// leaves out: it ran when its cell did.
-func isInitFunc(d ast.Decl) bool {
-	fd, ok := d.(*ast.FuncDecl)
-	return ok && fd.Recv == nil && fd.Name.Name == "init"
 }
 
 // RestoreOptions say what a replay leaves out.
@@ -219,23 +157,23 @@ func labelled(names []string, label string) []string {
 // stand (what was left out removed), the funcs as relinked, the report.
 type replayed struct {
 	history []histEntry
-	funcs   map[string]funcSrc
+	funcs   map[string]source.Func
 	rep     Replay
 }
 
 // replay runs history in m, entry by entry in the order written; it stops at
 // ctx's end. Entries that fail, and the items opt leaves out, are not in
 // the history it returns.
-func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, opt RestoreOptions) replayed {
-	out := replayed{funcs: map[string]funcSrc{}}
+func (s *Session) replay(ctx context.Context, m *machine.Machine, history []histEntry, opt RestoreOptions) replayed {
+	out := replayed{funcs: map[string]source.Func{}}
 	restored := map[string]bool{}
-	deadline := time.Now().Add(replayLimit)
+	deadline := time.Now().Add(machine.ReplayLimit)
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	for i, h := range history {
 		if ctx.Err() != nil {
 			if time.Now().After(deadline) {
-				out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: the replay passed its limit of %s", strings.Join(labelled(h.names, h.label), ", "), replayLimit))
+				out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: the replay passed its limit of %s", strings.Join(labelled(h.names, h.label), ", "), machine.ReplayLimit))
 				continue
 			}
 			out.rep.Interrupted = true
@@ -259,9 +197,9 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 		if src == "" {
 			continue
 		}
-		old, slots := m.globalsNamed(h.names), frameLen(m.in)
+		old, slots := m.GlobalsNamed(h.names), m.FrameLen()
 		s.setSite(h.site)
-		err, stuck := m.runReplayed(ctx, src, s.token, s.wakeSleepers)
+		err, stuck := m.RunReplayed(ctx, src, s.token, s.wakeSleepers)
 		s.setSite("")
 		out.rep.Stuck = out.rep.Stuck || stuck
 		if err != nil {
@@ -270,7 +208,7 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 				out.rep.NotReached = append(out.rep.NotReached, labelled(h.names, h.label)...)
 				continue
 			}
-			msg, _ := s.mapPositions(firstLine(err.Error()), 0)
+			msg, _ := s.mapPositions(source.FirstLine(err.Error()), 0)
 			out.rep.Failed = append(out.rep.Failed, fmt.Sprintf("%s: %s", strings.Join(labelled(h.names, h.label), ", "), msg))
 			continue
 		}
@@ -287,8 +225,8 @@ func (s *Session) replay(ctx context.Context, m *machine, history []histEntry, o
 		}
 		out.history = append(out.history, h)
 		s.relinkReplayed(ctx, m, out.funcs, h.funcs, old)
-		release(old, h.vars())
-		m.dropTemps(slots, h.vars())
+		machine.Release(old, h.vars())
+		m.DropTemps(slots, h.vars())
 	}
 	return out
 }
@@ -345,19 +283,9 @@ func (h histEntry) without(skip bool, why string, rep *Replay) histEntry {
 // relinkReplayed adds an entry's funcs to funcs and, as recordDecls did
 // when its cell ran, recompiles the funcs that use a name it redeclared
 // (old: those that existed).
-func (s *Session) relinkReplayed(ctx context.Context, m *machine, funcs, fresh map[string]funcSrc, old map[string]reflect.Value) {
-	redefined := map[string]bool{}
-	for name := range old {
-		redefined[name] = true
-	}
-	for name, f := range fresh {
-		if _, ok := funcs[name]; ok {
-			redefined[name] = true
-		}
-		funcs[name] = f
-	}
-	if src := dependents(funcs, redefined, fresh); src != "" {
-		_ = m.runPlain(ctx, src)
+func (s *Session) relinkReplayed(ctx context.Context, m *machine.Machine, funcs, fresh map[string]source.Func, old map[string]reflect.Value) {
+	if src := source.Relink(funcs, fresh, old); src != "" {
+		_ = m.RunPlain(ctx, src)
 	}
 }
 
@@ -380,7 +308,7 @@ func (s *Session) adopt(r replayed) []string {
 		if back[name] {
 			continue
 		}
-		if n.kind == declDefine {
+		if n.Kind == source.DeclDefine {
 			lost = append(lost, name+" ("+n.label+")")
 		}
 		delete(s.names, name)
@@ -395,4 +323,29 @@ func (s *Session) adopt(r replayed) []string {
 	s.chg.all = true
 	sort.Strings(lost)
 	return lost
+}
+
+// replace gives up the session's interpreter for a new one and replays the
+// imports and declarations of the cells into it. It returns the note shown
+// to the user: what was restored and what was not.
+func (s *Session) replace(c *cellRun) string {
+	m, err := s.newMachine()
+	if err != nil {
+		return "The interpreter was stuck and could not be replaced: " + err.Error() + ". Restart the kernel."
+	}
+	s.mu.Lock()
+	s.m = m
+	history := append([]histEntry(nil), s.history...)
+	s.mu.Unlock()
+	r := s.replay(context.Background(), m, history, RestoreOptions{})
+	r.rep.Lost = s.adopt(r)
+	return "The cell did not stop: it is inside a call the interpreter cannot interrupt. " +
+		"The interpreter was replaced by a new one (the old one is left to finish in the background).\n" + r.rep.Note()
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "nothing"
+	}
+	return strings.Join(names, ", ")
 }

@@ -2,26 +2,26 @@ package glue
 
 import (
 	"fmt"
-	"go/constant"
 	"reflect"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/traefik/yaegi/interp"
 
+	"github.com/benchbook/benchbook/cells/glue/output"
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
 // The compiled side of a session, given to each interpreter as symbol
 // tables: the hidden package __glue (Go and Result, used by the rewritten
-// source) and the display package. Every function is a closure over the
-// session: there is no package-level state.
+// source), time.Sleep, and the display package (output.DisplayExports,
+// publishing through the session's forwarder). Every function is a closure
+// over the session: there is no package-level state.
 
 const (
-	rtPath      = "benchbook.local/glue/rt"
-	rtName      = "__glue"
-	displayPath = "github.com/benchbook/benchbook/stdlib/display"
+	rtPath      = "benchbook.local/glue/rt" // imports.Index hides benchbook.local/
+	rtName      = source.Runtime
+	displayPath = output.DisplayPath
 )
 
 // rtExports builds the __glue package. Result's arguments that have methods
@@ -49,7 +49,7 @@ func (s *Session) rtExports() interp.Exports {
 
 // timeExports replaces time.Sleep by one that an interrupt ends: a sleep is
 // the commonest call that the interpreter cannot stop, and a cancelled run
-// that does not stop costs the interpreter (see machine).
+// that does not stop costs the interpreter (see cells/glue/machine).
 func (s *Session) timeExports() interp.Exports {
 	return interp.Exports{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}}
 }
@@ -82,79 +82,10 @@ func (s *Session) result(vs ...any) {
 	if c == nil {
 		return
 	}
-	bundle := resultBundle(vs, s.opt.Render)
+	bundle := output.ResultBundle(vs, s.opt.Render)
 	c.mu.Lock()
 	c.result = bundle
 	c.mu.Unlock()
-}
-
-// resultBundle is the execute_result of a final expression's values: the
-// bundle that render gives (if any) or that of a display.Renderer,
-// otherwise text/plain in Go form.
-func resultBundle(vs []any, render func(any) (map[string]any, bool)) map[string]any {
-	// A (value, error) pair with a nil error shows the value: plot.Cold(r)
-	// shows the figure, not its bytes and a nil.
-	if len(vs) == 2 && vs[1] == nil && vs[0] != nil {
-		if _, ok := richBundle(vs[0], render); ok {
-			vs = vs[:1]
-		}
-	}
-	if len(vs) == 1 {
-		if b, ok := richBundle(vs[0], render); ok {
-			out := make(map[string]any, len(b)+1)
-			for k, v := range b {
-				out[k] = v
-			}
-			if _, ok := out[display.MIMEText]; !ok {
-				out[display.MIMEText] = fmt.Sprintf("<%T>", vs[0])
-			}
-			return out
-		}
-	}
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = formatValue(v)
-	}
-	return map[string]any{display.MIMEText: strings.Join(parts, ", ")}
-}
-
-// richBundle is the bundle of a value that shows itself.
-func richBundle(v any, render func(any) (map[string]any, bool)) (map[string]any, bool) {
-	if render != nil {
-		if b, ok := render(v); ok && b != nil {
-			return b, true
-		}
-	}
-	if r, ok := v.(display.Renderer); ok {
-		return r.Bundle(), true
-	}
-	return nil, false
-}
-
-// formatValue shows a value as a Go programmer expects: strings as Go
-// string literals, errors and Stringers by their text, structs with field
-// names, everything else with %v.
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "nil"
-	case string:
-		return strconv.Quote(x)
-	case error:
-		return x.Error()
-	case fmt.Stringer:
-		return x.String()
-	case []byte:
-		return fmt.Sprintf("%v", x)
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Func {
-		return fmt.Sprintf("<%s>", rv.Type())
-	}
-	if (rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Chan) && rv.IsNil() {
-		return "nil"
-	}
-	return fmt.Sprintf("%+v", v)
 }
 
 // goCall is the rewritten form of go fn(args...) (with slice, go
@@ -248,56 +179,27 @@ func (s *Session) goroutinePanic(c *cellRun, line int, value any) {
 	s.out.Stream("stderr", fmt.Sprintf("panic in a goroutine started by %s, after it finished: %s\n", label, msg))
 }
 
-// displayExports builds the display package of cells: the functions publish
-// through the session's forwarder, to the cell running at the time.
-func (s *Session) displayExports() interp.Exports {
-	d := display.New(forwarder{s})
-	syms := map[string]reflect.Value{
-		"HTML":     reflect.ValueOf(d.HTML),
-		"Markdown": reflect.ValueOf(d.Markdown),
-		"SVG":      reflect.ValueOf(d.SVG),
-		"PNG":      reflect.ValueOf(d.PNG),
-		"Show":     reflect.ValueOf(d.Show),
-		"Clear":    reflect.ValueOf(d.Clear),
-		"NewID":    reflect.ValueOf(display.NewID),
-		"JSON": reflect.ValueOf(func(v any) string {
-			id, err := d.JSON(v)
-			if err != nil {
-				panic(err)
-			}
-			return id
-		}),
-		"Update": reflect.ValueOf(func(id, kind string, content any) {
-			if err := d.Update(id, kind, content); err != nil {
-				panic(err)
-			}
-		}),
-		"Bundle":    reflect.ValueOf((*display.Bundle)(nil)),
-		"Renderer":  reflect.ValueOf((*display.Renderer)(nil)),
-		"_Renderer": reflect.ValueOf((*rendererWrapper)(nil)),
-	}
-	for name, mime := range map[string]string{
-		"MIMEText": display.MIMEText, "MIMEHTML": display.MIMEHTML, "MIMEMarkdown": display.MIMEMarkdown,
-		"MIMEPNG": display.MIMEPNG, "MIMESVG": display.MIMESVG, "MIMEJSON": display.MIMEJSON,
-		"MIMEResult": display.MIMEResult, "MIMEBuild": display.MIMEBuild,
-	} {
-		syms[name] = reflect.ValueOf(constant.MakeString(mime))
-	}
-	return interp.Exports{displayPath + "/display": syms}
+// forwarder is the Publisher given to the display package and returned by
+// Session.Current: before each call it delivers what the cell has written
+// to stdout and stderr so far, so that outputs keep their order.
+type forwarder struct {
+	s *Session
 }
 
-// rendererWrapper lets an interpreted type with a Bundle method be a
-// display.Renderer in compiled code (the interpreter's wrapper convention:
-// IValue holds the value, W<Method> its methods).
-type rendererWrapper struct {
-	IValue  any
-	WBundle func() map[string]any
+// Stream implements display.Publisher.
+func (f forwarder) Stream(name, text string) {
+	f.s.syncStreams()
+	f.s.out.Stream(name, text)
 }
 
-// Bundle implements display.Renderer.
-func (w rendererWrapper) Bundle() map[string]any {
-	if w.WBundle == nil {
-		return nil
-	}
-	return w.WBundle()
+// Display implements display.Publisher.
+func (f forwarder) Display(b display.Bundle, update bool) {
+	f.s.syncStreams()
+	f.s.out.Display(b, update)
+}
+
+// Clear implements display.Publisher.
+func (f forwarder) Clear(wait bool) {
+	f.s.syncStreams()
+	f.s.out.Clear(wait)
 }

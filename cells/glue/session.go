@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +14,10 @@ import (
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
 
+	"github.com/benchbook/benchbook/cells/glue/imports"
+	"github.com/benchbook/benchbook/cells/glue/machine"
+	"github.com/benchbook/benchbook/cells/glue/output"
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -54,29 +57,29 @@ type Options struct {
 type Session struct {
 	opt   Options
 	token string
-	index *pkgIndex
-	out   *outlet
-	docs  *docCache
+	index *imports.Index
+	out   *output.Outlet
+	docs  *source.Docs
 
-	stdout, stderr *pipe
+	stdout, stderr *output.Pipe
 	stdin          *os.File
 
 	evalMu sync.Mutex // held by Eval
 
 	mu        sync.Mutex // guards what follows
 	closed    bool
-	m         *machine
+	m         *machine.Machine
 	seq       int
 	labels    map[int]string
-	kept      map[int]bool        // the labels the state needs: of cells that added to the history
-	names     map[string]nameInfo // top-level names declared by cells
-	pkgs      map[string]string   // package name -> import path, imported so far
-	dot       bool                // a dot import happened: names cannot be checked
-	history   []histEntry         // imports and declarations, replayed into a new interpreter
-	funcs     map[string]funcSrc  // latest source of each func, for relinking
-	shapes    map[string]shapeSrc // types and methods declared, by "type T" or "method T.M"
-	chg       changes             // what changed since StateChanges last ran
-	site      string              // the declaration unit running (see CallSite)
+	kept      map[int]bool           // the labels the state needs: of cells that added to the history
+	names     map[string]nameInfo    // top-level names declared by cells
+	pkgs      map[string]string      // package name -> import path, imported so far
+	dot       bool                   // a dot import happened: names cannot be checked
+	history   []histEntry            // imports and declarations, replayed into a new interpreter
+	funcs     map[string]source.Func // latest source of each func, for relinking
+	shapes    map[string]shapeSrc    // types and methods declared, by "type T" or "method T.M"
+	chg       changes                // what changed since StateChanges last ran
+	site      string                 // the declaration unit running (see CallSite)
 	siteCalls int
 	run       *cellRun
 	frames    []frame
@@ -86,27 +89,27 @@ type Session struct {
 
 // nameInfo is a name a cell declared.
 type nameInfo struct {
-	declName
+	source.Decl
 	label string
 }
 
 // New starts a session.
 func New(opt Options) (*Session, error) {
 	s := &Session{
-		opt: opt, token: randomToken(), out: &outlet{}, docs: newDocCache(),
+		opt: opt, token: randomToken(), out: &output.Outlet{}, docs: source.NewDocs(""),
 		labels: map[int]string{}, kept: map[int]bool{}, names: map[string]nameInfo{}, pkgs: map[string]string{},
-		funcs: map[string]funcSrc{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
+		funcs: map[string]source.Func{}, shapes: map[string]shapeSrc{}, wake: make(chan struct{}), chg: newChanges(),
 	}
-	s.index = newPkgIndex(stdlib.Symbols, opt.Exports, s.displayExports())
+	s.index = imports.New(stdlib.Symbols, opt.Exports, output.DisplayExports(forwarder{s}))
 	var err error
 	if s.stdin, err = os.Open(os.DevNull); err != nil {
 		return nil, fmt.Errorf("glue: %w", err)
 	}
-	if s.stdout, err = newPipe("stdout", s.token, s.out, nil); err != nil {
+	if s.stdout, err = output.NewPipe("stdout", s.token, s.out, nil); err != nil {
 		return nil, err
 	}
-	if s.stderr, err = newPipe("stderr", s.token, s.out, s.addFrames); err != nil {
-		s.stdout.close()
+	if s.stderr, err = output.NewPipe("stderr", s.token, s.out, s.takeFrameLines); err != nil {
+		s.stdout.Close()
 		return nil, err
 	}
 	if s.m, err = s.newMachine(); err != nil {
@@ -114,6 +117,45 @@ func New(opt Options) (*Session, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// newMachine makes an interpreter with the session's symbols, streams and
+// preloaded packages.
+func (s *Session) newMachine() (*machine.Machine, error) {
+	env := s.opt.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	return machine.New(machine.Options{
+		Stdin: s.stdin, Stdout: s.stdout.Writer(), Stderr: s.stderr.Writer(), Env: env,
+		Symbols: []interp.Exports{stdlib.Symbols, s.timeExports(), s.opt.Exports, output.DisplayExports(forwarder{s}), s.rtExports()},
+		Preload: s.preloads(),
+	})
+}
+
+// preloads are the packages every interpreter imports: the runtime helper,
+// display, and Options.Preload.
+func (s *Session) preloads() map[string]string {
+	out := map[string]string{rtName: rtPath, "display": displayPath}
+	for name, p := range s.opt.Preload {
+		out[name] = p
+	}
+	s.mu.Lock()
+	for name, p := range out {
+		if name != rtName {
+			s.pkgs[name] = p
+			s.chg.pkgs[name] = true
+		}
+	}
+	s.mu.Unlock()
+	return out
+}
+
+// machine is the session's interpreter.
+func (s *Session) machine() *machine.Machine {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m
 }
 
 func randomToken() string {
@@ -136,11 +178,11 @@ func (s *Session) Close() {
 	m := s.m
 	s.mu.Unlock()
 	if m != nil {
-		m.stop()
+		m.Stop()
 	}
 	s.wakeSleepers()
-	s.stdout.close()
-	s.stderr.close()
+	s.stdout.Close()
+	s.stderr.Close()
 	_ = s.stdin.Close()
 }
 
@@ -239,16 +281,16 @@ func (s *Session) Eval(ctx context.Context, label, code string, pub display.Publ
 
 // evalCell runs the segments of a cell in order.
 func (s *Session) evalCell(c *cellRun, code string) *Error {
-	segs := splitCell(code)
+	segs := source.SplitCell(code)
 	for i, seg := range segs {
 		if c.ctx.Err() != nil {
 			if e := c.failure(); e != nil {
 				return e
 			}
-			return s.interrupted(c, seg.line, "")
+			return s.interrupted(c, seg.Line, "")
 		}
 		var e *Error
-		if seg.shell {
+		if seg.Shell {
 			e = s.runShell(c, seg)
 		} else {
 			e = s.evalGo(c, seg, i == len(segs)-1)
@@ -273,7 +315,7 @@ func (s *Session) begin(ctx context.Context, label, code string, pub display.Pub
 	s.labels[s.seq] = label
 	c := &cellRun{seq: s.seq, label: label, lines: strings.Split(code, "\n")}
 	c.ctx, c.cancel = context.WithCancel(ctx)
-	s.out.attach(pub)
+	s.out.Attach(pub)
 	s.run = c
 	return c, nil
 }
@@ -291,14 +333,14 @@ func (s *Session) end(c *cellRun) *Error {
 	s.run = nil
 	s.mu.Unlock()
 	c.cancel()
-	s.out.detach()
+	s.out.Detach()
 	return goErr
 }
 
 // syncStreams delivers what was written to stdout and stderr so far.
 func (s *Session) syncStreams() {
-	s.stdout.sync(time.Second)
-	s.stderr.sync(time.Second)
+	s.stdout.Sync(time.Second)
+	s.stderr.Sync(time.Second)
 }
 
 // running is the cell being run, or nil.
@@ -308,20 +350,26 @@ func (s *Session) running() *cellRun {
 	return s.run
 }
 
-// addFrames keeps the panic frames read from stderr until a panic is
+// takeFrameLines is the filter of stderr: it takes the interpreter's panic
+// frame lines out of what is published and keeps them until a panic is
 // reported.
-func (s *Session) addFrames(fs []frame) {
+func (s *Session) takeFrameLines(text string) string {
+	text, fs := parseFrames(text)
+	if len(fs) == 0 {
+		return text
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.frames = append(s.frames, fs...)
 	if len(s.frames) > 64 {
 		s.frames = s.frames[len(s.frames)-64:]
 	}
+	return text
 }
 
 // takeFrames returns the frames written so far and forgets them.
 func (s *Session) takeFrames() []frame {
-	s.stderr.sync(time.Second)
+	s.stderr.Sync(time.Second)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fs := s.frames
@@ -337,92 +385,4 @@ func (s *Session) labelOf(seq int) string {
 		return l
 	}
 	return fmt.Sprintf("cell #%d", seq)
-}
-
-// declaredName reports whether a cell declared name at the top level.
-func (s *Session) declaredName(name string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.names[name]
-	return ok
-}
-
-func (s *Session) nameKind(name string) declKind {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.names[name].kind
-}
-
-// importedPath is the path of the package imported as name, or "".
-func (s *Session) importedPath(name string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.pkgs[name]
-}
-
-func (s *Session) hasDotImport() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.dot
-}
-
-// exported reports whether p is a notebook package (not the standard library).
-func (s *Session) exported(p string) bool {
-	if p == displayPath {
-		return true
-	}
-	for key := range s.opt.Exports {
-		if strings.HasPrefix(key, p+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-// global is the value of a global variable or constant of the interpreter,
-// from the snapshot taken before the running segment.
-func (s *Session) global(name string) (reflect.Value, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.globals[name]
-	return v, ok
-}
-
-// snapshotGlobals refreshes the snapshot of the interpreter's globals. Only
-// call it when no cell code runs in the interpreter's main flow.
-func (s *Session) snapshotGlobals() {
-	s.mu.Lock()
-	m := s.m
-	s.mu.Unlock()
-	g, ok := globalsOf(m.in)
-	if !ok {
-		return // keep the previous snapshot
-	}
-	s.mu.Lock()
-	s.globals = g
-	s.mu.Unlock()
-}
-
-// globalsOf reads the interpreter's globals. Globals panics when a variable
-// was compiled but its cell failed before running it (the interpreter's
-// frame was not grown yet): ok is then false.
-func globalsOf(in *interp.Interpreter) (g map[string]reflect.Value, ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	return in.Globals(), true
-}
-
-// sortedNames lists the names cells declared.
-func (s *Session) sortedNames() []nameInfo {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make([]nameInfo, 0, len(s.names))
-	for _, n := range s.names {
-		out = append(out, n)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out
 }

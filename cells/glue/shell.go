@@ -7,6 +7,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/internal/procs"
 )
 
@@ -15,16 +16,16 @@ import (
 // streams, in order with the Go lines around it). As in IPython, a non-zero
 // exit status does not fail the cell: it is reported on stderr. Cancelling
 // the cell kills the whole process group.
-func (s *Session) runShell(c *cellRun, seg segment) *Error {
-	if seg.text == "" {
+func (s *Session) runShell(c *cellRun, seg source.Segment) *Error {
+	if seg.Text == "" {
 		return nil
 	}
-	cmd := exec.CommandContext(c.ctx, "/bin/sh", "-c", seg.text)
+	cmd := exec.CommandContext(c.ctx, "/bin/sh", "-c", seg.Text)
 	cmd.Dir = s.opt.Dir
 	cmd.Env = s.opt.Env
 	cmd.Stdin = s.stdin
-	cmd.Stdout = s.stdout.w
-	cmd.Stderr = s.stderr.w
+	cmd.Stdout = s.stdout.Writer()
+	cmd.Stderr = s.stderr.Writer()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -40,17 +41,17 @@ func (s *Session) runShell(c *cellRun, seg segment) *Error {
 	}
 	s.syncStreams()
 	if c.ctx.Err() != nil {
-		return s.interrupted(c, seg.line, "")
+		return s.interrupted(c, seg.Line, "")
 	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &exit):
-		s.out.Stream("stderr", fmt.Sprintf("! %s: %s\n", seg.text, exitText(exit)))
+		s.out.Stream("stderr", fmt.Sprintf("! %s: %s\n", seg.Text, exitText(exit)))
 		return nil
 	}
-	return errorAt(c, ErrSession, seg.line, "cannot run the shell: "+err.Error())
+	return errorAt(c, ErrSession, seg.Line, "cannot run the shell: "+err.Error())
 }
 
 // exitText describes how a process ended.

@@ -3,6 +3,8 @@ package glue
 import (
 	"context"
 	"sort"
+
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // State is what a session needs to rebuild itself in another process: the
@@ -133,7 +135,7 @@ func (s *Session) stateLocked(chg *changes) State {
 	}
 	for k, n := range s.names {
 		if chg == nil || chg.names[k] {
-			st.Names[k] = NameState{Kind: string(n.kind), Line: n.line, Sig: n.sig, Doc: n.doc, Label: n.label}
+			st.Names[k] = NameState{Kind: string(n.Kind), Line: n.Line, Sig: n.Sig, Doc: n.Doc, Label: n.label}
 		}
 	}
 	if chg != nil {
@@ -195,7 +197,7 @@ func (h histEntry) export() HistoryEntry {
 	if len(h.funcs) > 0 {
 		e.Funcs = map[string]Func{}
 		for k, f := range h.funcs {
-			e.Funcs[k] = f.export()
+			e.Funcs[k] = exportFunc(f)
 		}
 	}
 	return e
@@ -207,7 +209,7 @@ func importEntry(e HistoryEntry) histEntry {
 		h.items = append(h.items, histItem{src: it.Src, names: it.Names, isVar: it.Var, calls: it.Calls})
 	}
 	if len(e.Funcs) > 0 {
-		h.funcs = map[string]funcSrc{}
+		h.funcs = map[string]source.Func{}
 		for k, f := range e.Funcs {
 			h.funcs[k] = importFunc(f)
 		}
@@ -215,18 +217,18 @@ func importEntry(e HistoryEntry) histEntry {
 	return h
 }
 
-func (f funcSrc) export() Func { return Func{Src: f.src, Refs: sortedKeys(f.refs)} }
+func exportFunc(f source.Func) Func { return Func{Src: f.Src, Refs: sortedKeys(f.Refs)} }
 
-func importFunc(f Func) funcSrc {
+func importFunc(f Func) source.Func {
 	refs := map[string]bool{}
 	for _, r := range f.Refs {
 		refs[r] = true
 	}
-	return funcSrc{src: f.Src, refs: refs}
+	return source.Func{Src: f.Src, Refs: refs}
 }
 
 // sortedKeys lists the keys of m in order.
-func sortedKeys(m map[string]bool) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -253,7 +255,7 @@ func (s *Session) Restore(ctx context.Context, st State, opt RestoreOptions) Rep
 		s.pkgs[k] = v
 	}
 	for name, n := range st.Names {
-		s.names[name] = nameInfo{declName: declName{name: name, kind: declKind(n.Kind), line: n.Line, sig: n.Sig, doc: n.Doc}, label: n.Label}
+		s.names[name] = nameInfo{Decl: source.Decl{Name: name, Kind: source.DeclKind(n.Kind), Line: n.Line, Sig: n.Sig, Doc: n.Doc}, label: n.Label}
 	}
 	history := make([]histEntry, 0, len(st.History))
 	for _, h := range st.History {
@@ -267,6 +269,6 @@ func (s *Session) Restore(ctx context.Context, st State, opt RestoreOptions) Rep
 	r := s.replay(ctx, m, history, opt)
 	r.rep.Lost = s.adopt(r)
 	s.syncStreams()
-	s.out.drop() // what initializers printed was shown when their cells ran
+	s.out.Drop() // what initializers printed was shown when their cells ran
 	return r.rep
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"go/token"
 	"reflect"
 	"runtime"
 	"testing"
 
-	"github.com/traefik/yaegi/interp"
+	"github.com/benchbook/benchbook/cells/glue/machine"
 )
 
 // A host that adds up the deltas of StateChanges (as cells/gluechild does)
@@ -85,22 +84,19 @@ func normal(st State) State {
 func TestYaegiKeepsNoPrograms(t *testing.T) {
 	s := newSession(t, Options{})
 	mustRun(t, s, "Cell[0]", "func f(x int) int { if x > 0 { return x }; return -x }\nfmt.Sprint(f(0))")
-	in := s.machine().in
-	slots, files := frameSlots(t, in), sources(in)
+	m := s.machine()
+	before := footprint(t, m)
 	for i := 1; i <= 200; i++ {
 		mustRun(t, s, fmt.Sprintf("Cell[%d]", i), fmt.Sprintf("fmt.Sprint(f(%d) * 2)", i))
 	}
-	roots, scopes, err := retained(in)
-	if err != nil {
-		t.Fatal(err)
+	after := footprint(t, m)
+	if after.Roots != 0 || after.Scopes != 0 {
+		t.Errorf("after 200 cells the interpreter keeps %d roots and %d scopes", after.Roots, after.Scopes)
 	}
-	if roots != 0 || scopes != 0 {
-		t.Errorf("after 200 cells the interpreter keeps %d roots and %d scopes", roots, scopes)
-	}
-	if n := frameSlots(t, in) - slots; n > 0 {
+	if n := after.Slots - before.Slots; n > 0 {
 		t.Errorf("200 cells of fmt.Sprint(f(i) * 2) added %d slots to the global frame", n)
 	}
-	if n := sources(in) - files; n > 0 {
+	if n := after.Sources - before.Sources; n > 0 {
 		t.Errorf("200 cells of fmt.Sprint(f(i) * 2) left %d sources in the FileSet", n)
 	}
 	if res, _ := mustRun(t, s, "Cell[201]", "f(-5)"); plain(res) != "5" {
@@ -108,25 +104,13 @@ func TestYaegiKeepsNoPrograms(t *testing.T) {
 	}
 }
 
-// frameSlots is the length of the interpreter's global frame layout.
-func frameSlots(t *testing.T, in *interp.Interpreter) int {
+func footprint(t *testing.T, m *machine.Machine) machine.Footprint {
 	t.Helper()
-	u, ok := field(reflect.ValueOf(in).Elem(), "universe", reflect.Pointer)
-	if !ok {
-		t.Fatal("no universe scope")
+	fp, err := m.Footprint()
+	if err != nil {
+		t.Fatal(err)
 	}
-	types, ok := field(u.Elem(), "types", reflect.Slice)
-	if !ok {
-		t.Fatal("no frame layout")
-	}
-	return types.Len()
-}
-
-// sources counts the files of the interpreter's FileSet.
-func sources(in *interp.Interpreter) int {
-	n := 0
-	fileSet(in).Iterate(func(*token.File) bool { n++; return true })
-	return n
+	return fp
 }
 
 // A var declared again is the new one for the funcs declared before (as

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 // Requirement 3: stdout and stderr stream while the cell runs.
@@ -61,55 +60,5 @@ func TestOutputBetweenCellsGoesToTheNextCell(t *testing.T) {
 	_, pub := mustRun(t, s, "Cell [2]", "1")
 	if got := pub.text("stdout"); got != "late line\n" {
 		t.Errorf("next cell's stdout = %q, want the late line", got)
-	}
-}
-
-// The pipe must not publish half a marker or half a UTF-8 sequence, and
-// must deliver everything before a marker when it arrives in pieces.
-func TestPipeMarkerSplitAcrossReads(t *testing.T) {
-	pub := &fakePub{}
-	out := &outlet{}
-	out.attach(pub)
-	p := &pipe{name: "stdout", out: out, marker: []byte("\x00glue-sync:tok:"), acks: map[uint64]chan struct{}{}}
-	ack := make(chan struct{})
-	p.acks[7] = ack
-	p.feed([]byte("partial é"[:len("partial é")-1]))
-	p.feed([]byte("partial é"[len("partial é")-1:]))
-	p.feed([]byte("\x00glue-sy"))
-	p.feed([]byte("nc:tok:7\x00after\n"))
-	select {
-	case <-ack:
-	default:
-		t.Fatal("the marker was not acknowledged")
-	}
-	if got := pub.text("stdout"); got != "partial éafter\n" {
-		t.Errorf("published %q, want the text without the marker", got)
-	}
-	for _, c := range pub.kinds("stream") {
-		if !utf8.ValidString(c.text) {
-			t.Errorf("chunk %q cuts a UTF-8 sequence", c.text)
-		}
-	}
-	if p.timer != nil {
-		p.timer.Stop()
-	}
-}
-
-func TestRuneSafe(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want int
-	}{
-		{"ascii", "abc", 3},
-		{"complete two-byte rune", "aé", 3},
-		{"first byte of a two-byte rune", "a\xc3", 1},
-		{"two bytes of a three-byte rune", "a\xe2\x82", 1},
-		{"complete three-byte rune", "a€", 4},
-	}
-	for _, tc := range tests {
-		if got := runeSafe([]byte(tc.in)); got != tc.want {
-			t.Errorf("%s: runeSafe(%q) = %d, want %d", tc.name, tc.in, got, tc.want)
-		}
 	}
 }

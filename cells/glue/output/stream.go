@@ -1,4 +1,4 @@
-package glue
+package output
 
 import (
 	"bytes"
@@ -10,22 +10,23 @@ import (
 	"unicode/utf8"
 )
 
-// pipe carries one of the interpreter's output streams. The interpreter gets
-// the write end as Options.Stdout or Options.Stderr; being an *os.File, it
-// also becomes the os.Stdout or os.Stderr that cells see, and shell lines
-// write into it too. A goroutine reads the other end and publishes chunks:
-// whole lines as soon as they arrive, a partial line after partialDelay.
+// Pipe carries one of the interpreter's output streams. The interpreter gets
+// the write end (Writer) as Options.Stdout or Options.Stderr; being an
+// *os.File, it also becomes the os.Stdout or os.Stderr that cells see, and
+// shell lines write into it too. A goroutine reads the other end and
+// publishes chunks to an Outlet: whole lines as soon as they arrive, a
+// partial line after partialDelay.
 //
-// sync writes a marker into the pipe and waits until the reader reaches it:
-// everything written before is then published. The interpreter's panic
-// frame lines ("300002:9: panic: main.f(...)") are taken out of stderr and
-// given to onFrames.
-type pipe struct {
-	name     string
-	r, w     *os.File
-	out      *outlet
-	marker   []byte
-	onFrames func([]frame)
+// Sync writes a marker into the pipe and waits until the reader reaches it:
+// everything written before is then published. A filter sees each chunk
+// before it is published (the session's takes the interpreter's panic frame
+// lines, "300002:9: panic: main.f(...)", out of stderr).
+type Pipe struct {
+	name   string
+	r, w   *os.File
+	out    *Outlet
+	marker []byte
+	filter func(string) string
 
 	mu      sync.Mutex
 	pending []byte
@@ -41,13 +42,16 @@ const (
 	readSize     = 32 << 10
 )
 
-func newPipe(name, token string, out *outlet, onFrames func([]frame)) (*pipe, error) {
+// NewPipe starts a pipe that publishes what is written into it to out as
+// stream name ("stdout" or "stderr"), each chunk through filter if it is
+// set. token makes its sync markers its own.
+func NewPipe(name, token string, out *Outlet, filter func(string) string) (*Pipe, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("glue: %s pipe: %w", name, err)
 	}
-	p := &pipe{
-		name: name, r: r, w: w, out: out, onFrames: onFrames,
+	p := &Pipe{
+		name: name, r: r, w: w, out: out, filter: filter,
 		marker: []byte("\x00glue-sync:" + token + ":"),
 		acks:   map[uint64]chan struct{}{},
 		done:   make(chan struct{}),
@@ -56,7 +60,10 @@ func newPipe(name, token string, out *outlet, onFrames func([]frame)) (*pipe, er
 	return p, nil
 }
 
-func (p *pipe) loop() {
+// Writer is the write end of the pipe.
+func (p *Pipe) Writer() *os.File { return p.w }
+
+func (p *Pipe) loop() {
 	defer close(p.done)
 	buf := make([]byte, readSize)
 	for {
@@ -74,7 +81,7 @@ func (p *pipe) loop() {
 }
 
 // feed takes data read from the pipe.
-func (p *pipe) feed(data []byte) {
+func (p *Pipe) feed(data []byte) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.pending = append(p.pending, data...)
@@ -95,7 +102,7 @@ func (p *pipe) feed(data []byte) {
 
 // takeMarkers publishes what precedes each complete marker, removes the
 // marker and wakes its waiter.
-func (p *pipe) takeMarkers() {
+func (p *Pipe) takeMarkers() {
 	for {
 		i := bytes.Index(p.pending, p.marker)
 		if i < 0 {
@@ -118,7 +125,7 @@ func (p *pipe) takeMarkers() {
 
 // safeLen is how much of pending can be published without cutting a marker
 // that has only partly arrived.
-func (p *pipe) safeLen() int {
+func (p *Pipe) safeLen() int {
 	i := bytes.IndexByte(p.pending, 0)
 	for i >= 0 {
 		tail := p.pending[i:]
@@ -151,7 +158,7 @@ func runeSafe(b []byte) int {
 }
 
 // flushPartial publishes a partial line that waited partialDelay.
-func (p *pipe) flushPartial() {
+func (p *Pipe) flushPartial() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.timer = nil
@@ -162,25 +169,21 @@ func (p *pipe) flushPartial() {
 }
 
 // publish sends pending[:n] and keeps the rest. Called with mu held.
-func (p *pipe) publish(n int) {
+func (p *Pipe) publish(n int) {
 	if n <= 0 {
 		return
 	}
 	text := string(p.pending[:n])
 	p.pending = append(p.pending[:0], p.pending[n:]...)
-	if p.onFrames != nil {
-		var frames []frame
-		text, frames = parseFrames(text)
-		if len(frames) > 0 {
-			p.onFrames(frames)
-		}
+	if p.filter != nil {
+		text = p.filter(text)
 	}
 	p.out.Stream(p.name, text)
 }
 
-// sync returns when everything written to the pipe before the call has been
+// Sync returns when everything written to the pipe before the call has been
 // published, or false after timeout.
-func (p *pipe) sync(timeout time.Duration) bool {
+func (p *Pipe) Sync(timeout time.Duration) bool {
 	ch := make(chan struct{})
 	p.mu.Lock()
 	p.next++
@@ -203,9 +206,9 @@ func (p *pipe) sync(timeout time.Duration) bool {
 	return false
 }
 
-// close closes the write end, waits (bounded) for the reader to publish
+// Close closes the write end, waits (bounded) for the reader to publish
 // the rest, and closes the read end.
-func (p *pipe) close() {
+func (p *Pipe) Close() {
 	_ = p.w.Close()
 	select {
 	case <-p.done:

@@ -1,4 +1,12 @@
-package glue
+// Package complete completes and inspects the code of a glue cell at a
+// cursor (Jupyter's complete_request and inspect_request), against what a
+// session's cells declared and imported (Session), the packages it can
+// import (an imports.Index) and their documentation (source.Docs): members
+// after "pkg." or a global's fields and methods, otherwise keywords,
+// predeclared names, the session's names and packages and the identifiers
+// of the cell; a member's declaration and doc comment, a declared name's
+// line, cell and value.
+package complete
 
 import (
 	"go/scanner"
@@ -7,10 +15,43 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/benchbook/benchbook/cells/glue/imports"
+	"github.com/benchbook/benchbook/cells/glue/source"
 )
 
 // Cursor positions of Complete and Inspect count Unicode code points, as in
 // Jupyter's protocol (5.2 and later).
+
+// Session is what completion and inspection ask of a glue session: the
+// names its cells declared and the packages they imported, and the values
+// of its globals.
+type Session interface {
+	// Imported is the path of the package imported as name, "" if none.
+	Imported(name string) string
+	// Packages lists the names of the packages imported so far.
+	Packages() []string
+	// Name is a top-level name that a cell declared, and the cell's label.
+	Name(name string) (d source.Decl, label string, ok bool)
+	// Names lists the top-level names that cells declared.
+	Names() []string
+	// Global is the value of a global variable or constant, read when no
+	// cell runs (as it was before the running segment otherwise).
+	Global(name string) (reflect.Value, bool)
+}
+
+// Completer completes and inspects the code of a session's cells.
+type Completer struct {
+	Session Session
+	Index   *imports.Index // the packages the session can import
+	Docs    *source.Docs
+}
+
+// declared reports whether a cell declared name at the top level.
+func (s Completer) declared(name string) bool {
+	_, _, ok := s.Session.Name(name)
+	return ok
+}
 
 var keywords = []string{
 	"break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for",
@@ -23,7 +64,7 @@ var keywords = []string{
 // members of the package (or the fields and methods of a global variable),
 // otherwise keywords, predeclared names, the session's names and packages,
 // and the identifiers of code.
-func (s *Session) Complete(code string, cursor int) (matches []string, start, end int) {
+func (s Completer) Complete(code string, cursor int) (matches []string, start, end int) {
 	runes := []rune(code)
 	w := wordAt(runes, cursor)
 	prefix := string(runes[w.start:w.cursor])
@@ -35,7 +76,7 @@ func (s *Session) Complete(code string, cursor int) (matches []string, start, en
 	}
 	seen := map[string]bool{}
 	for _, c := range cands {
-		if strings.HasPrefix(c, prefix) && !strings.HasPrefix(c, "__glue") && !seen[c] {
+		if strings.HasPrefix(c, prefix) && !strings.HasPrefix(c, source.Runtime) && !seen[c] {
 			seen[c] = true
 			matches = append(matches, c)
 		}
@@ -76,33 +117,23 @@ func wordAt(runes []rune, cursor int) word {
 }
 
 // memberCandidates lists what may follow "q.".
-func (s *Session) memberCandidates(q string) []string {
-	if p := s.importedPath(q); p != "" && !s.declaredName(q) {
-		return s.index.sortedMembers(p)
+func (s Completer) memberCandidates(q string) []string {
+	if p := s.Session.Imported(q); p != "" && !s.declared(q) {
+		return s.Index.Members(p)
 	}
-	if !s.declaredName(q) {
+	if !s.declared(q) {
 		var out []string
-		for _, p := range s.index.paths[q] {
-			out = append(out, s.index.sortedMembers(p)...)
+		for _, p := range s.Index.Paths(q) {
+			out = append(out, s.Index.Members(p)...)
 		}
 		if len(out) > 0 {
 			return out
 		}
 	}
-	if v, ok := s.idleGlobal(q); ok {
+	if v, ok := s.Session.Global(q); ok {
 		return valueMembers(v)
 	}
 	return nil
-}
-
-// idleGlobal reads a global of the interpreter when no cell runs.
-func (s *Session) idleGlobal(name string) (reflect.Value, bool) {
-	if !s.evalMu.TryLock() {
-		return s.global(name)
-	}
-	defer s.evalMu.Unlock()
-	s.snapshotGlobals()
-	return s.global(name)
 }
 
 // valueMembers lists the exported fields and methods of a value.
@@ -129,24 +160,16 @@ func valueMembers(v reflect.Value) []string {
 }
 
 // identCandidates lists the names that may start at w.
-func (s *Session) identCandidates(code string, w word) []string {
+func (s Completer) identCandidates(code string, w word) []string {
 	out := append([]string{}, keywords...)
-	for name := range universe {
-		if _, missing := missingBuiltins[name]; !missing {
+	for _, name := range source.PredeclaredNames() {
+		if _, missing := source.MissingBuiltin(name); !missing {
 			out = append(out, name)
 		}
 	}
-	for _, n := range s.sortedNames() {
-		out = append(out, n.name)
-	}
-	s.mu.Lock()
-	for name := range s.pkgs {
-		out = append(out, name)
-	}
-	s.mu.Unlock()
-	for name := range s.index.paths {
-		out = append(out, name)
-	}
+	out = append(out, s.Session.Names()...)
+	out = append(out, s.Session.Packages()...)
+	out = append(out, s.Index.Names()...)
 	return append(out, codeIdents(code, w)...)
 }
 

@@ -1,4 +1,4 @@
-package glue
+package source
 
 import (
 	"bytes"
@@ -22,26 +22,36 @@ import (
 	"github.com/benchbook/benchbook/stdlib"
 )
 
-// docCache reads the documentation of standard library packages from
-// GOROOT's sources with go/doc, once per package.
-type docCache struct {
+// Docs reads the documentation of standard library packages from GOROOT's
+// sources with go/doc, and that of the notebook packages from the sources
+// the binary carries, once per package.
+type Docs struct {
 	rootOnce sync.Once
 	root     string
 
 	mu   sync.Mutex
-	pkgs map[string]*docPkg // nil value: no sources
+	pkgs map[string]*PkgDoc // nil value: no sources
 }
 
-type docPkg struct {
+// PkgDoc is the documentation of one package.
+type PkgDoc struct {
 	fset *token.FileSet
 	pkg  *doc.Package
 }
 
-func newDocCache() *docCache { return &docCache{pkgs: map[string]*docPkg{}} }
+// NewDocs reads the standard library's sources under root, or under the
+// GOROOT it finds when root is "".
+func NewDocs(root string) *Docs {
+	d := &Docs{pkgs: map[string]*PkgDoc{}}
+	if root != "" {
+		d.rootOnce.Do(func() { d.root = root })
+	}
+	return d
+}
 
-// goroot finds GOROOT: $GOROOT, then "go env GOROOT", then the one this
-// binary was built with.
-func (d *docCache) goroot() string {
+// Goroot is the GOROOT whose sources d reads: the one given to NewDocs, or
+// $GOROOT, then "go env GOROOT", then the one this binary was built with.
+func (d *Docs) Goroot() string {
 	d.rootOnce.Do(func() {
 		if r := os.Getenv("GOROOT"); r != "" {
 			d.root = r
@@ -60,9 +70,9 @@ func (d *docCache) goroot() string {
 	return d.root
 }
 
-// load returns the documentation of a standard library package, or nil
-// when its sources are absent.
-func (d *docCache) load(importPath string) *docPkg {
+// Load returns the documentation of a package, or nil when its sources are
+// absent.
+func (d *Docs) Load(importPath string) *PkgDoc {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if p, ok := d.pkgs[importPath]; ok {
@@ -73,11 +83,11 @@ func (d *docCache) load(importPath string) *docPkg {
 	return p
 }
 
-func (d *docCache) parse(importPath string) *docPkg {
+func (d *Docs) parse(importPath string) *PkgDoc {
 	if rel, ok := strings.CutPrefix(importPath, stdlib.ImportPrefix); ok {
 		return parseEmbedded(importPath, rel)
 	}
-	root := d.goroot()
+	root := d.Goroot()
 	if root == "" {
 		return nil
 	}
@@ -103,12 +113,12 @@ func (d *docCache) parse(importPath string) *docPkg {
 	if err != nil {
 		return nil
 	}
-	return &docPkg{fset: fset, pkg: pkg}
+	return &PkgDoc{fset: fset, pkg: pkg}
 }
 
 // parseEmbedded reads the documentation of a notebook package from the
 // sources the binary carries (stdlib.Sources).
-func parseEmbedded(importPath, dir string) *docPkg {
+func parseEmbedded(importPath, dir string) *PkgDoc {
 	entries, err := fs.ReadDir(stdlib.Sources, dir)
 	if err != nil {
 		return nil
@@ -134,11 +144,11 @@ func parseEmbedded(importPath, dir string) *docPkg {
 	if err != nil {
 		return nil
 	}
-	return &docPkg{fset: fset, pkg: pkg}
+	return &PkgDoc{fset: fset, pkg: pkg}
 }
 
-// symbol returns the declaration and the doc comment of a package member.
-func (p *docPkg) symbol(name string) (decl, text string, ok bool) {
+// Symbol returns the declaration and the doc comment of a package member.
+func (p *PkgDoc) Symbol(name string) (decl, text string, ok bool) {
 	for _, f := range p.pkg.Funcs {
 		if f.Name == name {
 			return p.funcDecl(f.Decl), p.text(f.Doc), true
@@ -160,7 +170,7 @@ func (p *docPkg) symbol(name string) (decl, text string, ok bool) {
 	return p.value(append(p.pkg.Consts, p.pkg.Vars...), name)
 }
 
-func (p *docPkg) value(vals []*doc.Value, name string) (string, string, bool) {
+func (p *PkgDoc) value(vals []*doc.Value, name string) (string, string, bool) {
 	for _, v := range vals {
 		for _, n := range v.Names {
 			if n == name {
@@ -172,13 +182,13 @@ func (p *docPkg) value(vals []*doc.Value, name string) (string, string, bool) {
 }
 
 // funcDecl prints a func declaration without its body.
-func (p *docPkg) funcDecl(fd *ast.FuncDecl) string {
+func (p *PkgDoc) funcDecl(fd *ast.FuncDecl) string {
 	short := *fd
 	short.Body, short.Doc = nil, nil
 	return p.node(&short)
 }
 
-func (p *docPkg) node(n ast.Node) string {
+func (p *PkgDoc) node(n ast.Node) string {
 	var b bytes.Buffer
 	_ = printer.Fprint(&b, p.fset, n)
 	lines := strings.Split(b.String(), "\n")
@@ -188,11 +198,11 @@ func (p *docPkg) node(n ast.Node) string {
 	return strings.Join(lines, "\n")
 }
 
-func (p *docPkg) text(comment string) string {
+func (p *PkgDoc) text(comment string) string {
 	return strings.TrimSpace(string(p.pkg.Text(comment)))
 }
 
-// synopsis is the first sentence of the package documentation.
-func (p *docPkg) synopsis() string {
+// Synopsis is the first sentence of the package documentation.
+func (p *PkgDoc) Synopsis() string {
 	return p.pkg.Synopsis(p.pkg.Doc)
 }

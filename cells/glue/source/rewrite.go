@@ -1,16 +1,16 @@
-package glue
+package source
 
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"sort"
 	"strings"
 )
 
-// The interpreter gets each item's source with three rewrites, made on the
-// text so that every line stays where it was:
+// The interpreter gets each item's source with two rewrites, made on the
+// text so that every line stays where it was (cells/glue adds those of
+// statements, see its units.go):
 //   - go f(x, y) becomes __glue.Go(f, x, y): the function and its arguments
 //     are evaluated at the go statement, as Go does, and the compiled helper
 //     calls f in a goroutine under recover, so that a panic there does not
@@ -26,136 +26,37 @@ import (
 //     statement, gets "__glue_k1, __glue_v2 := k, v;" at the start of the
 //     body and its uses of k and v renamed: the interpreter shares one
 //     variable across iterations (Go before 1.22), Go 1.22+ does not (and
-//     the interpreter mishandles "v := v" in a closure, hence the new names);
-//   - a statement other than a definition (x := ...) becomes the body of
-//     func __glue_stmt() { ... }, declared and then called: the
-//     interpreter's compiler fails on comma-ok forms and type switches at
-//     the top level, not inside a function; a statement at the top level
-//     keeps the frame slots of its temporaries in the interpreter's global
-//     frame for ever (three for fmt.Sprint(3 * 2)), which every later run
-//     copies as the frame grows; and a function literal called at the top
-//     level, func() { ... }(), copies the whole global frame at each call.
-//     The declared func is redeclared by the next statement and never joins
-//     the history;
-//   - the final expression E of a cell becomes __glue.Result(E) in that
-//     body.
+//     the interpreter mishandles "v := v" in a closure, hence the new names).
 
-// unit is what is compiled and run at once: a run of declarations, or one
-// statement.
-type unit struct {
-	decl  bool
-	src   string // the source given to the interpreter
-	plain string // the final expression without the result wrapper ("" if none)
-	line  int    // cell line of its first item
-	items []*pitem
-	// pieces are the sources of a declaration unit's items, each with its
-	// line directive: src is "package main;" and their concatenation.
-	pieces []string
-	// call, when set, runs the statement that src declares as the body of
-	// func stmtFunc.
-	call string
+// Runtime is the name under which rewritten source calls the session's
+// compiled helpers (__glue.Go, __glue.GoSlice, __glue.GoFunc).
+const Runtime = "__glue"
+
+// Scope is what the rewrites ask of the session the item runs in.
+type Scope interface {
+	// Declared is the kind of a top-level name that a cell declared, ""
+	// if none.
+	Declared(name string) DeclKind
+	// PackageConst reports whether pkg.sel, pkg a package name as a cell
+	// uses it, is a constant of that package.
+	PackageConst(pkg, sel string) bool
 }
 
-// stmtFunc is the func that a statement other than a definition runs in
-// (see the comment at the top of this file).
-const stmtFunc = "__glue_stmt"
-
-// isDefine reports a definition (x := ...), which stays at the top level:
-// its names are the session's.
-func isDefine(st ast.Stmt) bool {
-	as, ok := st.(*ast.AssignStmt)
-	return ok && as.Tok == token.DEFINE
+// Rewrite is the text of an item with its rewrites.
+func Rewrite(pi *Parsed, scope Scope) string {
+	return newRewriter(pi, scope).render(0, len(pi.Text))
 }
 
-// plan turns the items of a segment into units. final says whether the
-// segment is the last of the cell, whose final expression is the result.
-func (s *Session) plan(c *cellRun, items []*pitem, final bool) []unit {
-	var units []unit
-	var decls []*pitem
-	flush := func() {
-		if len(decls) == 0 {
-			return
-		}
-		var b strings.Builder
-		b.WriteString("package main;")
-		pieces := make([]string, 0, len(decls))
-		for _, pi := range decls {
-			piece := directive(c.seq, pi.line, pi.col) + s.rewriter(pi).render(0, len(pi.text)) + "\n"
-			pieces = append(pieces, piece)
-			b.WriteString(piece)
-		}
-		units = append(units, unit{decl: true, src: b.String(), line: decls[0].line, items: decls, pieces: pieces})
-		decls = nil
-	}
-	for i, pi := range items {
-		switch pi.kind {
-		case kindImport:
-			continue
-		case kindDecl:
-			decls = append(decls, pi)
-			continue
-		}
-		flush()
-		body := s.rewriter(pi).render(0, len(pi.text))
-		dir := directive(c.seq, pi.line, pi.col)
-		u := unit{src: ";" + dir + body, line: pi.line, items: []*pitem{pi}}
-		if !isDefine(pi.stmt) {
-			u.src = "package main;" + dir + "func " + stmtFunc + "() { " + body + "\n}"
-			u.call = ";" + dir + stmtFunc + "()"
-		}
-		if final && i == len(items)-1 && s.showsResult(pi) {
-			u.plain = u.src
-			u.src = "package main;" + dir + "func " + stmtFunc + "() { " + rtName + ".Result(" + body + ")\n}"
-		}
-		units = append(units, u)
-	}
-	flush()
-	return units
-}
-
-// isCommaOk reports a two-value assignment from a map index, a channel
-// receive or a type assertion.
-func isCommaOk(lhs, rhs []ast.Expr) bool {
-	if len(lhs) != 2 || len(rhs) != 1 {
-		return false
-	}
-	switch r := ast.Unparen(rhs[0]).(type) {
-	case *ast.IndexExpr, *ast.TypeAssertExpr:
-		return true
-	case *ast.UnaryExpr:
-		return r.Op == token.ARROW
-	}
-	return false
-}
-
-// showsResult reports whether a statement is an expression whose value is
-// the cell's result. Calls of the display package are not: they show their
-// output themselves and return a display id. Nor are fmt's printing
-// functions: their (n, err) is not what a cell that prints wants to show.
-func (s *Session) showsResult(pi *pitem) bool {
-	es, ok := pi.stmt.(*ast.ExprStmt)
-	if !ok {
-		return false
-	}
-	if call, ok := es.X.(*ast.CallExpr); ok {
-		if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
-			if id, ok := sel.X.(*ast.Ident); ok && id.Obj == nil {
-				switch path := s.importedPath(id.Name); {
-				case path == displayPath:
-					return false
-				case path == "fmt" && (strings.HasPrefix(sel.Sel.Name, "Print") || strings.HasPrefix(sel.Sel.Name, "Fprint")):
-					return false
-				}
-			}
-		}
-	}
-	return true
+// RewriteNode is the text of a node of an item (a func declaration of it)
+// with the rewrites inside it.
+func RewriteNode(pi *Parsed, scope Scope, n ast.Node) string {
+	return newRewriter(pi, scope).renderNode(n)
 }
 
 // rewriter renders an item's text with its rewrites.
 type rewriter struct {
-	s     *Session
-	pi    *pitem
+	scope Scope
+	pi    *Parsed
 	gos   []*ast.GoStmt
 	edits map[int]edit // offset -> what replaces text[offset:end]
 	fresh int
@@ -167,9 +68,9 @@ type edit struct {
 	text string
 }
 
-func (s *Session) rewriter(pi *pitem) *rewriter {
-	r := &rewriter{s: s, pi: pi, edits: map[int]edit{}}
-	for _, n := range pi.nodes() {
+func newRewriter(pi *Parsed, scope Scope) *rewriter {
+	r := &rewriter{scope: scope, pi: pi, edits: map[int]edit{}}
+	for _, n := range pi.Nodes() {
 		ast.Inspect(n, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.GoStmt:
@@ -201,7 +102,7 @@ func (r *rewriter) loopCopy(rs *ast.RangeStmt) {
 		r.renameUses(rs.Body, id.Obj, name)
 	}
 	if len(olds) > 0 {
-		at := r.pi.off(rs.Body.Lbrace) + 1
+		at := r.pi.Off(rs.Body.Lbrace) + 1
 		r.edits[at] = edit{end: at, text: " " + strings.Join(news, ", ") + " := " + strings.Join(olds, ", ") + ";"}
 	}
 }
@@ -210,7 +111,7 @@ func (r *rewriter) loopCopy(rs *ast.RangeStmt) {
 func (r *rewriter) renameUses(body *ast.BlockStmt, obj *ast.Object, name string) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && id.Obj == obj {
-			r.edits[r.pi.off(id.Pos())] = edit{end: r.pi.off(id.End()), text: name}
+			r.edits[r.pi.Off(id.Pos())] = edit{end: r.pi.Off(id.End()), text: name}
 		}
 		return true
 	})
@@ -240,7 +141,7 @@ type event struct {
 
 // render returns text[lo:hi] with the rewrites inside it.
 func (r *rewriter) render(lo, hi int) string {
-	text := r.pi.text
+	text := r.pi.Text
 	var b strings.Builder
 	pos := lo
 	for _, ev := range r.events(lo, hi) {
@@ -261,7 +162,7 @@ func (r *rewriter) render(lo, hi int) string {
 func (r *rewriter) events(lo, hi int) []event {
 	var evs []event
 	for _, g := range r.gos {
-		s, e := r.pi.off(g.Pos()), r.pi.off(g.End())
+		s, e := r.pi.Off(g.Pos()), r.pi.Off(g.End())
 		if s < lo || e > hi || r.insideOtherGo(g, lo, hi) {
 			continue
 		}
@@ -298,8 +199,8 @@ func (r *rewriter) insideOtherGo(g *ast.GoStmt, lo, hi int) bool {
 		if o == g {
 			continue
 		}
-		s, e := r.pi.off(o.Pos()), r.pi.off(o.End())
-		if s >= lo && e <= hi && s <= r.pi.off(g.Pos()) && r.pi.off(g.End()) <= e {
+		s, e := r.pi.Off(o.Pos()), r.pi.Off(o.End())
+		if s >= lo && e <= hi && s <= r.pi.Off(g.Pos()) && r.pi.Off(g.End()) <= e {
 			return true
 		}
 	}
@@ -326,9 +227,9 @@ func (r *rewriter) goText(g *ast.GoStmt) string {
 			// it captures when it runs, not as they were: store it first.
 			prefix, suffix, fun = "{ __glue_f := "+fun+"; ", " }", "__glue_f"
 		}
-		out = prefix + rtName + method + strings.Join(append([]string{fun}, args...), ", ") + ")" + suffix
+		out = prefix + Runtime + method + strings.Join(append([]string{fun}, args...), ", ") + ")" + suffix
 	}
-	orig := r.pi.textOf(g)
+	orig := r.pi.TextOf(g)
 	if pad := strings.Count(orig, "\n") - strings.Count(out, "\n"); pad > 0 {
 		out += strings.Repeat("\n", pad)
 	}
@@ -351,7 +252,7 @@ func (r *rewriter) builtinGo(call *ast.CallExpr, args []string) string {
 	if call.Ellipsis.IsValid() {
 		text += "..."
 	}
-	out := rtName + ".GoFunc(func() { " + text + ") })"
+	out := Runtime + ".GoFunc(func() { " + text + ") })"
 	if len(names) > 0 {
 		out = "{ " + strings.Join(names, ", ") + " := " + strings.Join(values, ", ") + "; " + out + " }"
 	}
@@ -359,14 +260,14 @@ func (r *rewriter) builtinGo(call *ast.CallExpr, args []string) string {
 }
 
 func (r *rewriter) renderNode(n ast.Node) string {
-	return r.render(r.pi.off(n.Pos()), r.pi.off(n.End()))
+	return r.render(r.pi.Off(n.Pos()), r.pi.Off(n.End()))
 }
 
 // isBuiltin reports whether a called expression is a predeclared function,
 // which cannot be a value.
 func (r *rewriter) isBuiltin(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
-	return ok && id.Obj == nil && universe[id.Name] && !r.s.declaredName(id.Name)
+	return ok && id.Obj == nil && predeclared[id.Name] && r.scope.Declared(id.Name) == ""
 }
 
 // isConst reports whether an argument is a constant expression, which is
@@ -387,9 +288,9 @@ func (r *rewriter) isConst(e ast.Expr) bool {
 		}
 		switch e.Name {
 		case "true", "false", "nil", "iota":
-			return !r.s.declaredName(e.Name)
+			return r.scope.Declared(e.Name) == ""
 		}
-		return r.s.nameKind(e.Name) == declConst
+		return r.scope.Declared(e.Name) == DeclConst
 	case *ast.SelectorExpr:
 		return r.isPackageConst(e)
 	}
@@ -398,17 +299,5 @@ func (r *rewriter) isConst(e ast.Expr) bool {
 
 func (r *rewriter) isPackageConst(e *ast.SelectorExpr) bool {
 	id, ok := e.X.(*ast.Ident)
-	if !ok || id.Obj != nil {
-		return false
-	}
-	p := r.s.importedPath(id.Name)
-	if p == "" {
-		p, _ = r.s.index.resolve(id.Name, []string{e.Sel.Name})
-	}
-	v, ok := r.s.index.values[p][e.Sel.Name]
-	if !ok || !v.IsValid() || !v.CanInterface() {
-		return false
-	}
-	_, isConst := v.Interface().(constant.Value)
-	return isConst
+	return ok && id.Obj == nil && r.scope.PackageConst(id.Name, e.Sel.Name)
 }

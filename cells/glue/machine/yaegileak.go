@@ -1,4 +1,4 @@
-package glue
+package machine
 
 import (
 	"fmt"
@@ -18,8 +18,9 @@ import (
 // what a program still needs (its declarations in the package scope, its
 // code reachable from its nodes) is referenced from elsewhere. It reaches
 // the unexported fields with reflect and unsafe, checked by
-// TestYaegiKeepsNoPrograms against the pinned version: a version that
-// renames them makes retained() fail rather than this fix silently stop.
+// TestDropCompiled here and cells/glue's TestYaegiKeepsNoPrograms against
+// the pinned version: a version that renames them makes Footprint fail
+// rather than this fix silently stop.
 
 // dropCompiled forgets the programs that in has compiled.
 func dropCompiled(in *interp.Interpreter) {
@@ -38,6 +39,41 @@ func dropCompiled(in *interp.Interpreter) {
 			}
 		}
 	}
+}
+
+// Footprint is what an interpreter keeps of the programs it has compiled:
+// what dropCompiled empties (Roots, and the Scopes pushed in the package
+// scopes), the Slots of its global frame layout and the Sources of its
+// FileSet. Neither grows with cells that declare nothing (the session's
+// tests hold it).
+type Footprint struct {
+	Roots, Scopes, Slots, Sources int
+}
+
+// Footprint reads what the interpreter keeps; an error when its fields are
+// not where expected (another yaegi version), since then dropCompiled and
+// ForgetSources do nothing.
+func (m *Machine) Footprint() (Footprint, error) {
+	var fp Footprint
+	var err error
+	if fp.Roots, fp.Scopes, err = retained(m.in); err != nil {
+		return fp, err
+	}
+	u, ok := field(reflect.ValueOf(m.in).Elem(), "universe", reflect.Pointer)
+	if !ok {
+		return fp, fmt.Errorf("yaegi's Interpreter has no field universe (a pointer)")
+	}
+	types, ok := field(u.Elem(), "types", reflect.Slice)
+	if !ok {
+		return fp, fmt.Errorf("yaegi's universe scope has no field types (a slice)")
+	}
+	fp.Slots = types.Len()
+	fs := fileSet(m.in)
+	if fs == nil {
+		return fp, fmt.Errorf("yaegi's Interpreter has no field fset (a pointer): ForgetSources does nothing")
+	}
+	fs.Iterate(func(*token.File) bool { fp.Sources++; return true })
+	return fp, nil
 }
 
 // retained counts what dropCompiled empties: the roots and the scopes kept
@@ -69,7 +105,7 @@ func retained(in *interp.Interpreter) (roots, scopes int, err error) {
 // The interpreter's FileSet also keeps every source it compiled (about a
 // kilobyte each with the line directives of a cell): fileSet reaches it, so
 // that the session can remove the files of a statement that has run and
-// left nothing behind that points into them (see Session.forgetSources).
+// left nothing behind that points into them (see ForgetSources).
 
 // fileSet is the FileSet of in, or nil when it is not where expected.
 func fileSet(in *interp.Interpreter) *token.FileSet {
@@ -96,9 +132,9 @@ func frameData(in *interp.Interpreter) (reflect.Value, bool) {
 	return field(f.Elem(), "data", reflect.Slice)
 }
 
-// frameLen is the length of the global frame (0 when it cannot be read).
-func frameLen(in *interp.Interpreter) int {
-	d, ok := frameData(in)
+// FrameLen is the length of the global frame (0 when it cannot be read).
+func (m *Machine) FrameLen() int {
+	d, ok := frameData(m.in)
 	if !ok {
 		return 0
 	}

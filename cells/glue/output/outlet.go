@@ -1,4 +1,4 @@
-package glue
+package output
 
 import (
 	"sync"
@@ -6,11 +6,12 @@ import (
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
-// outlet serializes everything published by a session (pipe readers, the
+// Outlet serializes everything published by a session (pipe readers, the
 // display package, goroutines, Exports closures) into the publisher of the
 // running cell. Between cells it holds what arrives (a goroutine printing
-// late) and delivers it at the start of the next cell.
-type outlet struct {
+// late) and delivers it at the start of the next cell. The zero Outlet
+// holds until a publisher is attached.
+type Outlet struct {
 	mu      sync.Mutex
 	pub     display.Publisher
 	held    []heldEvent
@@ -28,8 +29,8 @@ type heldEvent struct {
 	wait          bool
 }
 
-// attach makes pub receive what follows, after what was held.
-func (o *outlet) attach(pub display.Publisher) {
+// Attach makes pub receive what follows, after what was held.
+func (o *Outlet) Attach(pub display.Publisher) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.pub = pub
@@ -42,21 +43,21 @@ func (o *outlet) attach(pub display.Publisher) {
 	o.held, o.size, o.dropped = nil, 0, 0
 }
 
-// drop forgets what is held (what a replay printed).
-func (o *outlet) drop() {
+// Drop forgets what is held (what a replay printed).
+func (o *Outlet) Drop() {
 	o.mu.Lock()
 	o.held, o.size, o.dropped = nil, 0, 0
 	o.mu.Unlock()
 }
 
-// detach stops publishing to the cell's publisher.
-func (o *outlet) detach() {
+// Detach stops publishing to the cell's publisher: what follows is held.
+func (o *Outlet) Detach() {
 	o.mu.Lock()
 	o.pub = nil
 	o.mu.Unlock()
 }
 
-func (o *outlet) deliver(ev heldEvent) {
+func (o *Outlet) deliver(ev heldEvent) {
 	switch {
 	case ev.bundle != nil:
 		o.pub.Display(*ev.bundle, ev.update)
@@ -67,7 +68,7 @@ func (o *outlet) deliver(ev heldEvent) {
 	}
 }
 
-func (o *outlet) publish(ev heldEvent) {
+func (o *Outlet) publish(ev heldEvent) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.pub != nil {
@@ -84,43 +85,18 @@ func (o *outlet) publish(ev heldEvent) {
 }
 
 // Stream publishes text on "stdout" or "stderr".
-func (o *outlet) Stream(name, text string) {
+func (o *Outlet) Stream(name, text string) {
 	if text != "" {
 		o.publish(heldEvent{name: name, text: text})
 	}
 }
 
 // Display publishes a bundle.
-func (o *outlet) Display(b display.Bundle, update bool) {
+func (o *Outlet) Display(b display.Bundle, update bool) {
 	o.publish(heldEvent{bundle: &b, update: update})
 }
 
 // Clear clears the cell's output.
-func (o *outlet) Clear(wait bool) {
+func (o *Outlet) Clear(wait bool) {
 	o.publish(heldEvent{clear: true, wait: wait})
-}
-
-// forwarder is the Publisher given to the display package and returned by
-// Session.Current: before each call it delivers what the cell has written
-// to stdout and stderr so far, so that outputs keep their order.
-type forwarder struct {
-	s *Session
-}
-
-// Stream implements display.Publisher.
-func (f forwarder) Stream(name, text string) {
-	f.s.syncStreams()
-	f.s.out.Stream(name, text)
-}
-
-// Display implements display.Publisher.
-func (f forwarder) Display(b display.Bundle, update bool) {
-	f.s.syncStreams()
-	f.s.out.Display(b, update)
-}
-
-// Clear implements display.Publisher.
-func (f forwarder) Clear(wait bool) {
-	f.s.syncStreams()
-	f.s.out.Clear(wait)
 }

@@ -1,10 +1,12 @@
-package glue
+package complete
 
 import (
 	"fmt"
 	"reflect"
 	"strings"
 
+	"github.com/benchbook/benchbook/cells/glue/output"
+	"github.com/benchbook/benchbook/cells/glue/source"
 	"github.com/benchbook/benchbook/stdlib/display"
 )
 
@@ -16,7 +18,7 @@ const noDoc = "no documentation"
 // doc comment (and a variable's current value); for a predeclared name the
 // documentation of package builtin. The data has text/plain and
 // text/markdown.
-func (s *Session) Inspect(code string, cursor int) (map[string]any, bool) {
+func (s Completer) Inspect(code string, cursor int) (map[string]any, bool) {
 	runes := []rune(code)
 	w := wordAt(runes, cursor)
 	name := string(runes[w.start:w.end])
@@ -46,15 +48,15 @@ func inspectBundle(title, decl, text string) map[string]any {
 }
 
 // inspectMember describes q.name where q is a package or a global variable.
-func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bool) {
-	p := s.importedPath(q)
-	if p == "" && !s.declaredName(q) {
-		p, _ = s.index.resolve(q, []string{name})
+func (s Completer) inspectMember(q, name string) (title, decl, text string, ok bool) {
+	p := s.Session.Imported(q)
+	if p == "" && !s.declared(q) {
+		p, _ = s.Index.Resolve(q, []string{name})
 	}
-	if p != "" && s.index.has(p, name) {
+	if p != "" && s.Index.Has(p, name) {
 		return s.packageMember(p, name)
 	}
-	if v, found := s.idleGlobal(q); found && v.IsValid() {
+	if v, found := s.Session.Global(q); found && v.IsValid() {
 		t := v.Type()
 		if m, found := t.MethodByName(name); found {
 			return q + " is a " + t.String(), "func (" + t.String() + ") " + name + strings.TrimPrefix(m.Type.String(), "func"), "", true
@@ -64,14 +66,14 @@ func (s *Session) inspectMember(q, name string) (title, decl, text string, ok bo
 }
 
 // packageMember documents a member of the package at path p.
-func (s *Session) packageMember(p, name string) (title, decl, text string, ok bool) {
+func (s Completer) packageMember(p, name string) (title, decl, text string, ok bool) {
 	title = "package " + p
-	if dp := s.docs.load(p); dp != nil { // the standard library's, or the notebook packages' (stdlib.Sources)
-		if decl, text, found := dp.symbol(name); found {
+	if dp := s.Docs.Load(p); dp != nil { // the standard library's, or the notebook packages' (stdlib.Sources)
+		if decl, text, found := dp.Symbol(name); found {
 			return title, decl, text, true
 		}
 	}
-	return title, reflectDecl(name, s.index.values[p][name]), "", true
+	return title, reflectDecl(name, s.Index.Value(p, name)), "", true
 }
 
 // reflectDecl describes a symbol from its symbol table value.
@@ -92,49 +94,47 @@ func reflectDecl(name string, v reflect.Value) string {
 }
 
 // inspectName describes an unqualified name.
-func (s *Session) inspectName(name string) (title, decl, text string, ok bool) {
-	s.mu.Lock()
-	n, declared := s.names[name]
-	p := s.pkgs[name]
-	s.mu.Unlock()
+func (s Completer) inspectName(name string) (title, decl, text string, ok bool) {
+	n, label, declared := s.Session.Name(name)
+	p := s.Session.Imported(name)
 	switch {
 	case declared:
-		return s.inspectDeclared(n)
+		return s.inspectDeclared(n, label)
 	case p != "":
 		return s.inspectPackage(p)
-	case universe[name]:
-		if dp := s.docs.load("builtin"); dp != nil {
-			if decl, text, found := dp.symbol(name); found {
+	case source.Predeclared(name):
+		if dp := s.Docs.Load("builtin"); dp != nil {
+			if decl, text, found := dp.Symbol(name); found {
 				return "predeclared", decl, text, true
 			}
 		}
 		return "predeclared", name, "", true
 	}
-	if paths := s.index.paths[name]; len(paths) > 0 {
+	if paths := s.Index.Paths(name); len(paths) > 0 {
 		return s.inspectPackage(paths[0])
 	}
 	return "", "", "", false
 }
 
-func (s *Session) inspectDeclared(n nameInfo) (title, decl, text string, ok bool) {
-	title = fmt.Sprintf("declared in %s, line %d", n.label, n.line)
-	text = strings.TrimSpace(commentText(n.doc))
-	if n.kind == declVar || n.kind == declDefine {
-		if v, found := s.idleGlobal(n.name); found && v.IsValid() && v.CanInterface() {
-			value := fmt.Sprintf("%s = %s", v.Type(), formatValue(v.Interface()))
+func (s Completer) inspectDeclared(n source.Decl, label string) (title, decl, text string, ok bool) {
+	title = fmt.Sprintf("declared in %s, line %d", label, n.Line)
+	text = strings.TrimSpace(commentText(n.Doc))
+	if n.Kind == source.DeclVar || n.Kind == source.DeclDefine {
+		if v, found := s.Session.Global(n.Name); found && v.IsValid() && v.CanInterface() {
+			value := fmt.Sprintf("%s = %s", v.Type(), output.FormatValue(v.Interface()))
 			if text != "" {
 				value += "\n\n" + text
 			}
 			text = value
 		}
 	}
-	return title, n.sig, text, true
+	return title, n.Sig, text, true
 }
 
-func (s *Session) inspectPackage(p string) (title, decl, text string, ok bool) {
-	decl = "package " + s.index.names[p] + " // import " + fmt.Sprintf("%q", p)
-	if dp := s.docs.load(p); dp != nil {
-		text = dp.synopsis()
+func (s Completer) inspectPackage(p string) (title, decl, text string, ok bool) {
+	decl = "package " + s.Index.Name(p) + " // import " + fmt.Sprintf("%q", p)
+	if dp := s.Docs.Load(p); dp != nil {
+		text = dp.Synopsis()
 	}
 	return "package", decl, text, true
 }

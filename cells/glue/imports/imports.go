@@ -1,4 +1,10 @@
-package glue
+// Package imports knows the packages a glue cell can import: the
+// interpreter's standard library symbol tables (Go 1.22's), the generic
+// standard library sources it ships (part of cmp, maps and slices) and a
+// session's notebook packages, indexed by name, path and member; it picks
+// the package that a name used without an import means, as goimports
+// would, and says why a well-known package cannot be imported.
+package imports
 
 import (
 	"go/ast"
@@ -17,7 +23,7 @@ import (
 )
 
 // stdlibIndex indexes the standard library's packages, once.
-var stdlibIndex = sync.OnceValue(func() *pkgIndex { return newPkgIndex(stdlib.Symbols) })
+var stdlibIndex = sync.OnceValue(func() *Index { return New(stdlib.Symbols) })
 
 // StdlibPackage is the import path of the standard-library package that a
 // glue cell gets by using name without an import ("fmt": "fmt"), if any: a
@@ -29,20 +35,20 @@ func StdlibPackage(name string) (path string, ok bool) {
 	return "", false
 }
 
-// pkgIndex knows every package a cell can import: the interpreter's
+// Index knows every package a cell can import: the interpreter's
 // standard library symbol tables, the generic standard library sources the
 // interpreter ships (part of cmp, maps and slices), and the session's
 // exports.
-type pkgIndex struct {
+type Index struct {
 	paths   map[string][]string                 // package name -> import paths
 	names   map[string]string                   // import path -> package name
 	members map[string]map[string]bool          // import path -> exported names
 	values  map[string]map[string]reflect.Value // import path -> symbols of compiled packages
 }
 
-// newPkgIndex indexes symbol tables (interp.Exports keys are "path/name").
-func newPkgIndex(tables ...interp.Exports) *pkgIndex {
-	ix := &pkgIndex{
+// New indexes symbol tables (interp.Exports keys are "path/name").
+func New(tables ...interp.Exports) *Index {
+	ix := &Index{
 		paths:   map[string][]string{},
 		names:   map[string]string{},
 		members: map[string]map[string]bool{},
@@ -62,13 +68,14 @@ func newPkgIndex(tables ...interp.Exports) *pkgIndex {
 	return ix
 }
 
-// hiddenPath reports the tables that are not packages a cell should see.
+// hiddenPath reports the tables that are not packages a cell should see
+// (under benchbook.local/ are a session's own, such as its runtime helper).
 func hiddenPath(p string) bool {
-	return p == "." || strings.HasPrefix(p, "github.com/traefik/yaegi") || p == rtPath ||
+	return p == "." || strings.HasPrefix(p, "github.com/traefik/yaegi") || strings.HasPrefix(p, "benchbook.local/") ||
 		strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/") || strings.HasPrefix(p, "vendor/")
 }
 
-func (ix *pkgIndex) addTable(key string, syms map[string]reflect.Value) {
+func (ix *Index) addTable(key string, syms map[string]reflect.Value) {
 	p, name := path.Dir(key), path.Base(key)
 	if hiddenPath(p) || p == "." {
 		return
@@ -85,7 +92,7 @@ func (ix *pkgIndex) addTable(key string, syms map[string]reflect.Value) {
 	}
 }
 
-func (ix *pkgIndex) add(p, name string) {
+func (ix *Index) add(p, name string) {
 	if _, ok := ix.names[p]; !ok {
 		ix.names[p] = name
 		ix.paths[name] = append(ix.paths[name], p)
@@ -95,7 +102,7 @@ func (ix *pkgIndex) add(p, name string) {
 
 // addGenericSource indexes a generic package source; its import path is its
 // package name (cmp, maps, slices).
-func (ix *pkgIndex) addGenericSource(src string) {
+func (ix *Index) addGenericSource(src string) {
 	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 	if err != nil {
 		return
@@ -149,26 +156,26 @@ func hasMajorSuffix(p string) bool {
 	return err == nil
 }
 
-// known reports whether an import path is available.
-func (ix *pkgIndex) known(p string) bool {
+// Known reports whether an import path is available.
+func (ix *Index) Known(p string) bool {
 	_, ok := ix.names[p]
 	return ok
 }
 
-// has reports whether package p exports sel.
-func (ix *pkgIndex) has(p, sel string) bool {
+// Has reports whether package p exports sel.
+func (ix *Index) Has(p, sel string) bool {
 	return ix.members[p][sel]
 }
 
-// resolve picks the package named name that exports the most of sels (all
+// Resolve picks the package named name that exports the most of sels (all
 // of them, ideally), as goimports would; ok is false when no package has
 // that name.
-func (ix *pkgIndex) resolve(name string, sels []string) (string, bool) {
+func (ix *Index) Resolve(name string, sels []string) (string, bool) {
 	best, bestScore := "", -1
 	for _, p := range ix.paths[name] {
 		score := 0
 		for _, s := range sels {
-			if ix.has(p, s) {
+			if ix.Has(p, s) {
 				score++
 			}
 		}
@@ -179,8 +186,8 @@ func (ix *pkgIndex) resolve(name string, sels []string) (string, bool) {
 	return best, bestScore >= 0
 }
 
-// sortedMembers lists the exported names of p.
-func (ix *pkgIndex) sortedMembers(p string) []string {
+// Members lists the exported names of p, in order.
+func (ix *Index) Members(p string) []string {
 	out := make([]string, 0, len(ix.members[p]))
 	for m := range ix.members[p] {
 		out = append(out, m)
@@ -189,21 +196,30 @@ func (ix *pkgIndex) sortedMembers(p string) []string {
 	return out
 }
 
-// importSpec is one package to import into the interpreter.
-type importSpec struct {
-	name string // the name the cell uses
-	path string
-	line int // cell line, 0 for automatic imports
-	auto bool
+// Name is the package name of the package at path p ("" if unknown).
+func (ix *Index) Name(p string) string { return ix.names[p] }
+
+// Paths are the import paths of the packages named name, the likeliest
+// first (see betterPath).
+func (ix *Index) Paths(name string) []string { return ix.paths[name] }
+
+// Names lists the names of the packages, in order.
+func (ix *Index) Names() []string {
+	out := make([]string, 0, len(ix.paths))
+	for name := range ix.paths {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
-// source is the import declaration for the interpreter.
-func (sp importSpec) source() string {
-	return "package main; import " + sp.name + " " + strconv.Quote(sp.path)
-}
+// Value is the symbol table value of p.sel, when p is a compiled package
+// (the invalid Value otherwise).
+func (ix *Index) Value(p, sel string) reflect.Value { return ix.values[p][sel] }
 
-// unavailableHint explains why well-known packages cannot be imported.
-func unavailableHint(p string) string {
+// Unavailable says why a package cannot be imported: why for the
+// well-known ones, what can be otherwise.
+func Unavailable(p string) string {
 	switch p {
 	case "C":
 		return "cgo is not available in interpreted glue cells; put C code in a %%c cell"

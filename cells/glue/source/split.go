@@ -1,4 +1,4 @@
-package glue
+package source
 
 import (
 	"go/scanner"
@@ -11,25 +11,25 @@ import (
 // import, declaration or statement each), which is the unit the session
 // compiles and runs.
 
-// segment is a run of Go lines or one shell line.
-type segment struct {
-	shell bool
-	text  string // Go source, or the shell command after "!"
-	line  int    // 1-based cell line of its first line
+// Segment is a run of Go lines or one shell line.
+type Segment struct {
+	Shell bool
+	Text  string // Go source, or the shell command after "!"
+	Line  int    // 1-based cell line of its first line
 }
 
-// splitCell splits a cell into segments. A line whose first non-blank
+// SplitCell splits a cell into segments. A line whose first non-blank
 // character is "!" is a shell line when the Go lines before it are complete
 // at the top level (no open bracket, no pending operator), so that a Go line
 // such as "!ok {" inside an expression stays Go.
-func splitCell(code string) []segment {
+func SplitCell(code string) []Segment {
 	lines := strings.Split(code, "\n")
-	var segs []segment
+	var segs []Segment
 	var cur []string
 	start := 1
 	flush := func(next int) {
 		if len(cur) > 0 {
-			segs = append(segs, segment{text: strings.Join(cur, "\n"), line: start})
+			segs = append(segs, Segment{Text: strings.Join(cur, "\n"), Line: start})
 		}
 		cur, start = nil, next
 	}
@@ -37,7 +37,7 @@ func splitCell(code string) []segment {
 		trimmed := strings.TrimLeft(l, " \t")
 		if strings.HasPrefix(trimmed, "!") && summarize(strings.Join(cur, "\n")).topLevel() {
 			flush(i + 2)
-			segs = append(segs, segment{shell: true, text: strings.TrimSpace(trimmed[1:]), line: i + 1})
+			segs = append(segs, Segment{Shell: true, Text: strings.TrimSpace(trimmed[1:]), Line: i + 1})
 			continue
 		}
 		cur = append(cur, l)
@@ -110,33 +110,33 @@ func (s scanSummary) topLevel() bool {
 	return s.depth == 0 && !s.openEOF && !continues(s.last)
 }
 
-// itemKind says how an item is compiled.
-type itemKind int
+// Kind says how an item is compiled.
+type Kind int
 
 const (
-	kindImport itemKind = iota // an import declaration
-	kindDecl                   // a package-level declaration: func, method, type, var, const
-	kindStmt                   // a statement
+	KindImport Kind = iota // an import declaration
+	KindDecl               // a package-level declaration: func, method, type, var, const
+	KindStmt               // a statement
 )
 
-// item is one top-level import, declaration or statement of a Go segment.
-type item struct {
-	kind itemKind
-	text string // its source, from its first token to the end of its last
-	line int    // cell line of text[0]
-	col  int    // 1-based column of text[0]
-	doc  string // the comment lines right above it
+// Item is one top-level import, declaration or statement of a Go segment.
+type Item struct {
+	Kind Kind
+	Text string // its source, from its first token to the end of its last
+	Line int    // cell line of Text[0]
+	Col  int    // 1-based column of Text[0]
+	Doc  string // the comment lines right above it
 }
 
-// splitItems splits a Go segment at the semicolons (written or implied by a
+// SplitItems splits a Go segment at the semicolons (written or implied by a
 // newline) that are outside any bracket and outside the header of a for, if
 // or switch statement (which ends at its opening brace).
-func splitItems(seg segment) []item {
+func SplitItems(seg Segment) []Item {
 	sp := &itemSplitter{seg: seg, start: -1, docLine: -10}
 	fset := token.NewFileSet()
-	sp.file = fset.AddFile("", -1, len(seg.text))
+	sp.file = fset.AddFile("", -1, len(seg.Text))
 	var sc scanner.Scanner
-	sc.Init(sp.file, []byte(seg.text), func(token.Position, string) {}, scanner.ScanComments)
+	sc.Init(sp.file, []byte(seg.Text), func(token.Position, string) {}, scanner.ScanComments)
 	for {
 		pos, tok, lit := sc.Scan()
 		if tok == token.EOF {
@@ -148,11 +148,11 @@ func splitItems(seg segment) []item {
 	return sp.items
 }
 
-// itemSplitter is the state of splitItems.
+// itemSplitter is the state of SplitItems.
 type itemSplitter struct {
-	seg        segment
+	seg        Segment
 	file       *token.File
-	items      []item
+	items      []Item
 	depth      int  // open brackets
 	header     bool // in the header of a for, if or switch at depth 0
 	start, end int  // offsets of the current item, start -1 if none
@@ -184,7 +184,7 @@ func (sp *itemSplitter) token(off int, tok token.Token, lit string) {
 		sp.depth = max(0, sp.depth-1)
 	}
 	if tok != token.SEMICOLON || lit == ";" { // automatic semicolons are not text
-		sp.end = min(len(sp.seg.text), off+tokenLen(tok, lit))
+		sp.end = min(len(sp.seg.Text), off+tokenLen(tok, lit))
 	}
 }
 
@@ -203,11 +203,11 @@ func (sp *itemSplitter) comment(off int, lit string) {
 // finish ends the current item, if any.
 func (sp *itemSplitter) finish() {
 	if sp.start >= 0 {
-		text := sp.seg.text[sp.start:sp.end]
+		text := sp.seg.Text[sp.start:sp.end]
 		p := sp.file.Position(sp.file.Pos(sp.start))
-		it := item{kind: classify(text), text: text, line: sp.seg.line + p.Line - 1, col: p.Column}
+		it := Item{Kind: classify(text), Text: text, Line: sp.seg.Line + p.Line - 1, Col: p.Column}
 		if sp.docLine == p.Line-1 {
-			it.doc = strings.Join(sp.doc, "\n")
+			it.Doc = strings.Join(sp.doc, "\n")
 		}
 		sp.items = append(sp.items, it)
 	}
@@ -225,28 +225,28 @@ func tokenLen(tok token.Token, lit string) int {
 // classify says whether an item is an import, a declaration or a statement.
 // A func keyword starts a declaration when a name follows it, or a receiver
 // then a name; otherwise it starts a function literal.
-func classify(text string) itemKind {
+func classify(text string) Kind {
 	toks := firstTokens(text, 64)
 	if len(toks) == 0 {
-		return kindStmt
+		return KindStmt
 	}
 	switch toks[0] {
 	case token.IMPORT:
-		return kindImport
+		return KindImport
 	case token.TYPE, token.VAR, token.CONST:
-		return kindDecl
+		return KindDecl
 	case token.FUNC:
 		return classifyFunc(toks)
 	}
-	return kindStmt
+	return KindStmt
 }
 
-func classifyFunc(toks []token.Token) itemKind {
+func classifyFunc(toks []token.Token) Kind {
 	if len(toks) > 1 && toks[1] == token.IDENT {
-		return kindDecl
+		return KindDecl
 	}
 	if len(toks) < 2 || toks[1] != token.LPAREN {
-		return kindStmt
+		return KindStmt
 	}
 	depth := 0
 	for i := 1; i < len(toks); i++ {
@@ -257,13 +257,13 @@ func classifyFunc(toks []token.Token) itemKind {
 			depth--
 			if depth == 0 {
 				if i+2 < len(toks) && toks[i+1] == token.IDENT && (toks[i+2] == token.LPAREN || toks[i+2] == token.LBRACK) {
-					return kindDecl
+					return KindDecl
 				}
-				return kindStmt
+				return KindStmt
 			}
 		}
 	}
-	return kindStmt
+	return KindStmt
 }
 
 // firstTokens returns up to n tokens of src, without comments.

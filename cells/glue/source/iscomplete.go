@@ -1,4 +1,4 @@
-package glue
+package source
 
 import (
 	"go/scanner"
@@ -18,15 +18,15 @@ const (
 // string or comment is open, the last line ends with an operator, or the
 // parser stops at the end of the input; "invalid" for a syntax error that
 // more input cannot fix; otherwise "complete".
-func (s *Session) IsComplete(code string) (status, indent string) {
+func IsComplete(code string) (status, indent string) {
 	code = strings.ReplaceAll(code, "\r\n", "\n")
 	if strings.TrimSpace(code) == "" {
 		return StatusComplete, ""
 	}
 	var goText []string
-	for _, seg := range splitCell(code) {
-		if !seg.shell {
-			goText = append(goText, seg.text)
+	for _, seg := range SplitCell(code) {
+		if !seg.Shell {
+			goText = append(goText, seg.Text)
 		}
 	}
 	src := strings.Join(goText, "\n")
@@ -45,8 +45,8 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 
 // parseStatus parses Go source made of top-level items.
 func parseStatus(src string) string {
-	items := splitItems(segment{text: src, line: 1})
-	if _, err := parseItems(0, items); err != nil {
+	items := SplitItems(Segment{Text: src, Line: 1})
+	if _, err := Parse(0, items); err != nil {
 		if list, ok := err.(scanner.ErrorList); ok && len(list) > 0 && strings.Contains(list[0].Msg, "EOF") {
 			return StatusIncomplete
 		}
