@@ -16,7 +16,7 @@ type Record struct {
 	Kind   string
 	Fields map[string]string
 	Line   int
-	// Value is the record as its typed record (typed.go: a Sample, a
+	// Value is the record as its typed record (typed_gen.go: a Sample, a
 	// Clock, ...), set by Reader, which holds every line to
 	// records.md first, and by Parse when the line is of its form.
 	Value any
