@@ -1,7 +1,14 @@
 // Package schema holds the JSON Schemas of benchbook's machine-readable
 // outputs (application/vnd.benchbook.result+json and
 // application/vnd.benchbook.build+json) and validates documents against them.
+//
+// result.ext.schema.json is written by hand where a Go type cannot say
+// enough (a range, an enum, a pattern) and completed by `go generate
+// ./schema` (genext), which adds every JSON field of internal/result's
+// types the file lacks, with its doc comment as description.
 package schema
+
+//go:generate go run ./genext
 
 import (
 	"bytes"
