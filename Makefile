@@ -55,8 +55,8 @@ setup-test:
 check-generated:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
-	$(GO) generate ./stdlib/symbols
-	@git diff --exit-code -- stdlib/symbols || { echo "stdlib/symbols is stale: run go generate ./stdlib/symbols"; exit 1; }
+	$(GO) generate ./stdlib/symbols ./internal/records ./schema
+	@git diff --exit-code -- stdlib/symbols internal/records schema || { echo "generated files are stale: run go generate ./stdlib/symbols ./internal/records ./schema"; exit 1; }
 
 # Packages in parallel: what measures is gated (make test-measure runs it
 # one package at a time).
