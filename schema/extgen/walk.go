@@ -105,10 +105,12 @@ func Fields(t reflect.Type) []Field {
 	return out
 }
 
-// walk visits every struct field of t (by its path in the JSON) beside the
-// schema n of its JSON: have for one the schema lists, with its schema;
-// lack for one it does not, with the object the field would go in and the
-// property before it.
+// A walker visits every struct field of a Go type (by its path in the
+// JSON) beside the schema of its JSON, descending into the fields the
+// schema lists; lack is called for one it does not list, with the object
+// the field would go in and the property before it, and open for a struct
+// whose schema lists no properties at all. Types are walked once per path,
+// so a recursive type is not followed forever.
 type walker struct {
 	root *Obj
 	seen map[string]bool
