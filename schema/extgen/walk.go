@@ -109,8 +109,9 @@ func Fields(t reflect.Type) []Field {
 // JSON) beside the schema of its JSON, descending into the fields the
 // schema lists; lack is called for one it does not list, with the object
 // the field would go in and the property before it, and open for a struct
-// whose schema lists no properties at all. Types are walked once per path,
-// so a recursive type is not followed forever.
+// whose schema lists no properties at all. It descends only where the
+// schema does; Node, which writes a missing field's schema, does not stop
+// on a recursive Go type (the result has none).
 type walker struct {
 	root *Obj
 	seen map[string]bool
