@@ -1,6 +1,7 @@
 package glue
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -21,10 +22,57 @@ func TestPanicInAGoroutineFailsTheCell(t *testing.T) {
 	if d := time.Since(start); d > 4*time.Second {
 		t.Errorf("the cell ran %v: the panic should stop it", d)
 	}
+	if tb := strings.Join(e.Traceback, "\n"); strings.Contains(tb, "replaced") {
+		t.Errorf("the panic cost the session its interpreter (the sleep did not end in the stop grace):\n%s", tb)
+	}
 	res, _ := mustRun(t, s, "Cell [3]", "kept + 1")
 	if plain(res) != "4" {
 		t.Errorf("state after the goroutine panic: %v", res)
 	}
+}
+
+// The race behind a lost session under load: the goroutine's panic cancels
+// the cell and the sleepers are woken before the cell's own goroutine has
+// reached time.Sleep. That sleep must not wait its full length, or the run
+// outlives the stop grace and the session replaces its interpreter, losing
+// every variable (TestPanicInAGoroutineFailsTheCell failed so under two busy
+// loops, 2026-12-04). Here the order is forced: cancel, wake, then sleep.
+func TestASleepBegunAfterTheCancelDoesNotWait(t *testing.T) {
+	s := newSession(t, Options{})
+	c, err := s.begin(context.Background(), "Cell [1]", "time.Sleep(time.Hour)", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.cancel()
+	s.wakeSleepers()
+	done := make(chan struct{})
+	go func() {
+		s.sleep(time.Hour)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("a sleep begun after its cell was cancelled and the sleepers woken is still sleeping a minute later")
+	}
+	// A sleep of a goroutine left running after its cell ended is not ended
+	// by that cell's end.
+	s.end(c)
+	begun := make(chan struct{})
+	slept := make(chan struct{})
+	go func() {
+		close(begun)
+		s.sleep(time.Hour)
+		close(slept)
+	}()
+	<-begun
+	select {
+	case <-slept:
+		t.Fatal("with no cell running and no wake, a sleep of an hour returned")
+	case <-time.After(50 * time.Millisecond):
+	}
+	s.wakeSleepers()
+	<-slept
 }
 
 func TestPanicInANamedFuncStartedWithGo(t *testing.T) {

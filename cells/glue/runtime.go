@@ -54,11 +54,22 @@ func (s *Session) timeExports() interp.Exports {
 	return interp.Exports{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}}
 }
 
-// sleep is time.Sleep, ended early by wakeSleepers.
+// sleep is time.Sleep, ended early by wakeSleepers. A sleep that begins
+// once the cell running is cancelled does not wait: a goroutine's panic
+// cancels the cell, the interpreter is stopped and the sleepers woken while
+// the cell's own goroutine may still be on its way into this call (more
+// often on a loaded machine). That sleep would otherwise run its full
+// length, outlive the stop grace and cost the session its interpreter (and
+// every variable not replayed). The cancel comes before the wake (Execute),
+// and both are read under s.mu, so no sleep misses both.
 func (s *Session) sleep(d time.Duration) {
 	s.mu.Lock()
 	wake := s.wake
+	stopped := s.run != nil && s.run.ctx.Err() != nil
 	s.mu.Unlock()
+	if stopped {
+		return
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
